@@ -1,0 +1,33 @@
+/** A successful call's parsed body together with the raw response it came from. */
+export interface WithResponse<T> {
+  /** The parsed, validated body: what awaiting the call gives. */
+  data: T;
+  /** The HTTP response (its body has already been read). */
+  response: Response;
+  /** The `x-request-id` the service gave the response, for support requests. */
+  requestId: string | undefined;
+}
+
+/**
+ * The promise every method returns: await it for the data, or call `.withResponse()` for the data,
+ * the raw `Response` and the request id.
+ *
+ * @example
+ * ```ts
+ * const { data, requestId } = await client.projects.get('proj_123').withResponse();
+ * ```
+ */
+export interface APIPromise<T> extends Promise<T> {
+  /** Resolves to the data together with the raw response and its request id. */
+  withResponse(): Promise<WithResponse<T>>;
+}
+
+/** Wraps a call's outcome so it can be awaited for the data or read whole with `withResponse()`. */
+export function apiPromise<T>(outcome: Promise<WithResponse<T>>): APIPromise<T> {
+  const data = outcome.then((result) => result.data) as APIPromise<T>;
+  // A caller who only uses withResponse() never awaits `data`; its rejection must not surface as
+  // an unhandled rejection (awaiting it still rejects as usual).
+  data.catch(() => {});
+  data.withResponse = () => outcome;
+  return data;
+}

@@ -1,0 +1,55 @@
+/** How much the client logs. Each level includes the ones before it. */
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+/** Where log lines go; `console` fits, and so do pino, winston and most other loggers. */
+export interface Logger {
+  error(message: string, ...details: unknown[]): void;
+  warn(message: string, ...details: unknown[]): void;
+  info(message: string, ...details: unknown[]): void;
+  debug(message: string, ...details: unknown[]): void;
+}
+
+const severity: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+/** True for a string naming a level, such as the value of `AGENTCHAT_LOG`. */
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && Object.hasOwn(severity, value);
+}
+
+/** Writes one line at `level`, when the configured level lets it through. */
+export type Log = (
+  level: Exclude<LogLevel, 'off'>,
+  message: string,
+  details?: Record<string, unknown>,
+) => void;
+
+/**
+ * A log function that drops lines above `level` and redacts secrets from everything it writes:
+ * bearer tokens anywhere, and the values of authorization- and key-like fields.
+ */
+export function createLog(logger: Logger | undefined, level: LogLevel): Log {
+  if (level === 'off' || !logger) return () => {};
+  return (lineLevel, message, details) => {
+    if (severity[lineLevel] > severity[level]) return;
+    const line = `agentchat: ${redactText(message)}`;
+    if (details) logger[lineLevel](line, redact(details));
+    else logger[lineLevel](line);
+  };
+}
+
+const SECRET_KEY = /authorization|api[-_]?key|token|secret|password|cookie/i;
+
+/** Replaces secret-looking values in a log detail object (nested objects included). */
+export function redact(value: unknown, key = ''): unknown {
+  if (SECRET_KEY.test(key) && value !== undefined && value !== null) return '[redacted]';
+  if (typeof value === 'string') return redactText(value);
+  if (Array.isArray(value)) return value.map((item) => redact(item));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
+  }
+  return value;
+}
+
+function redactText(text: string): string {
+  return text.replace(/\b(Bearer|Basic)\s+[^\s"',;]+/gi, '$1 [redacted]');
+}

@@ -1,0 +1,147 @@
+import * as z from 'zod/mini';
+import type { Logger, LogLevel } from './logger.js';
+
+/**
+ * Options for one call, the last argument of every method. Each overrides the client's own.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * await client.chat.send(
+ *   { projectId: 'proj_123', message: 'Hello' },
+ *   { signal: controller.signal, timeout: 10_000, maxRetries: 0 },
+ * );
+ * ```
+ */
+export interface RequestOptions {
+  /** Ends the call at once: the current attempt or backoff stops and no further attempt starts. */
+  signal?: AbortSignal;
+  /**
+   * How long one attempt may take, in ms, including reading the response body.
+   * @default the client's `timeout` (60 000)
+   */
+  timeout?: number;
+  /**
+   * How many times to retry a failed attempt.
+   * @default the client's `maxRetries` (2)
+   */
+  maxRetries?: number;
+  /** Headers for this call, over the client's `headers`. */
+  headers?: Record<string, string>;
+  /**
+   * The `Idempotency-Key` for a POST, sent on every attempt. Reuse one to make a call safe to
+   * repeat across process restarts.
+   * @default a new UUID per call
+   */
+  idempotencyKey?: string;
+}
+
+/**
+ * Options for {@link Client}. Every one is optional where an environment variable can supply it.
+ */
+export interface ClientOptions {
+  /**
+   * The API key, or a function returning it (called before each attempt, so it can hand out a
+   * short-lived token such as an OAuth 2.0 access token).
+   * @default process.env.AGENTCHAT_API_KEY
+   * @example
+   * ```ts
+   * new Client({ apiKey: async () => (await fetch('/token')).text(), baseUrl, dangerouslyAllowBrowser: true });
+   * ```
+   */
+  apiKey?: string | (() => string | Promise<string>);
+  /**
+   * The service root that precedes `/v1`, such as `https://host/api`. A trailing slash is fine.
+   * @default process.env.AGENTCHAT_BASE_URL
+   */
+  baseUrl?: string;
+  /**
+   * How many times to retry a failed attempt (connection errors, timeouts, 408, 409, 429, 5xx).
+   * @default 2
+   */
+  maxRetries?: number;
+  /**
+   * How long one attempt may take, in ms, including reading the response body.
+   * @default 60000
+   */
+  timeout?: number;
+  /** Headers sent with every call, such as a tracing header. */
+  headers?: Record<string, string>;
+  /**
+   * The `fetch` to send with, such as one with a proxy agent.
+   * @default globalThis.fetch, looked up at each request (so test interceptors installed later apply)
+   */
+  fetch?: typeof globalThis.fetch;
+  /**
+   * Where log lines go. Secrets are redacted from everything logged.
+   * @default globalThis.console
+   */
+  logger?: Logger;
+  /**
+   * How much to log: `debug` logs a line per attempt with method, path, status, attempt and wait.
+   * @default process.env.AGENTCHAT_LOG, else 'off'
+   */
+  logLevel?: LogLevel;
+  /**
+   * Allow construction in a web page or worker, where anyone can read the key. Set it only for
+   * short-lived or user-scoped keys, or internal tools; otherwise call the service from a backend.
+   * @default false
+   */
+  dangerouslyAllowBrowser?: boolean;
+}
+
+/** The longest timer a runtime supports (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+const timeoutSchema = z.number().check(z.positive(), z.lte(MAX_TIMEOUT_MS));
+const maxRetriesSchema = z.int().check(z.gte(0), z.lte(100));
+const headersSchema = z.record(z.string(), z.string());
+const abortSignal = z.custom<AbortSignal>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AbortSignal).aborted === 'boolean' &&
+    typeof (value as AbortSignal).addEventListener === 'function',
+  { message: 'expected an AbortSignal' },
+);
+
+export const requestOptionsSchema = z.strictObject({
+  signal: z.optional(abortSignal),
+  timeout: z.optional(timeoutSchema),
+  maxRetries: z.optional(maxRetriesSchema),
+  headers: z.optional(headersSchema),
+  idempotencyKey: z.optional(z.string().check(z.minLength(1))),
+});
+
+export const clientOptionsSchema = z.strictObject({
+  apiKey: z.optional(
+    z.union([
+      z.string().check(z.minLength(1)),
+      z.custom<() => string | Promise<string>>((v) => typeof v === 'function', {
+        message: 'expected a string or a function',
+      }),
+    ]),
+  ),
+  baseUrl: z.optional(z.string()),
+  maxRetries: z.optional(maxRetriesSchema),
+  timeout: z.optional(timeoutSchema),
+  headers: z.optional(headersSchema),
+  fetch: z.optional(
+    z.custom<typeof globalThis.fetch>((v) => typeof v === 'function', {
+      message: 'expected a function',
+    }),
+  ),
+  logger: z.optional(
+    z.custom<Logger>(
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        ['error', 'warn', 'info', 'debug'].every(
+          (level) => typeof (v as unknown as Record<string, unknown>)[level] === 'function',
+        ),
+      { message: 'expected an object with error, warn, info and debug methods' },
+    ),
+  ),
+  logLevel: z.optional(z.enum(['off', 'error', 'warn', 'info', 'debug'])),
+  dangerouslyAllowBrowser: z.optional(z.boolean()),
+});

@@ -1,0 +1,283 @@
+/**
+ * Sends one call: validates its input, runs attempts through ky until one succeeds or the retry
+ * policy says stop, and turns every outcome into parsed data or an `AgentChatError`.
+ *
+ * ky makes each single attempt (URL joining, the JSON body, the auth and idempotency hooks, network
+ * error detection). The loop between attempts is ours, because the contract's policy does not fit
+ * ky's retry engine: POSTs are retried under one Idempotency-Key, `retry-after-ms` counts, a long
+ * server wait fails fast, `x-should-retry` overrides, and an abort ends a backoff at once. With ky's
+ * own retries off, ky also skips cloning each request body for a retry that may never come.
+ */
+import ky, { isNetworkError, type KyInstance } from 'ky';
+import type * as z from 'zod/mini';
+import { sleep } from '../internal/sleep.js';
+import type { APIPromise, WithResponse } from './api-promise.js';
+import { apiPromise } from './api-promise.js';
+import {
+  AgentChatError,
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  type CallSite,
+  createAPIError,
+  RequestValidationError,
+  ResponseValidationError,
+  type ValidationIssue,
+} from './errors.js';
+import type { Log } from './logger.js';
+import { type RequestOptions, requestOptionsSchema } from './options.js';
+import { type AttemptOutcome, retryDelay, serverRetryAfter } from './retry.js';
+import { validate } from './validation.js';
+
+/** One operation of the service: how to turn validated input into a request, and what comes back. */
+export interface Endpoint<Input, Output> {
+  /** Names the operation in error messages, such as `projects.create`. */
+  readonly name: string;
+  readonly method: 'GET' | 'POST';
+  readonly input: z.ZodMiniType<Input>;
+  readonly path: (input: Input) => string;
+  readonly body?: (input: Input) => Record<string, unknown>;
+  readonly output: z.ZodMiniType<Output>;
+}
+
+/** Everything the transport needs from the client's resolved options. */
+export interface TransportConfig {
+  readonly apiKey: string | (() => string | Promise<string>);
+  readonly baseUrl: string;
+  readonly maxRetries: number;
+  readonly timeout: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly fetch: typeof globalThis.fetch | undefined;
+  readonly userAgent: string | undefined;
+  readonly log: Log;
+}
+
+/** What the auth hook reads from ky's per-request context. */
+interface AttemptContext {
+  apiKey: string;
+  idempotencyKey: string | undefined;
+}
+
+/** Sends calls for one client. Holds the key, so it keeps its config in a private field. */
+export class Transport {
+  readonly #config: TransportConfig;
+  readonly #ky: KyInstance;
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+    this.#ky = ky.create({
+      retry: 0,
+      timeout: false, // each attempt's timeout also bounds reading the body, so it is ours
+      throwHttpErrors: false,
+      hooks: { beforeRequest: [authorize] },
+    });
+  }
+
+  /** Starts a call and returns its promise at once; bad input rejects it, never throws. */
+  request<Input, Output>(
+    endpoint: Endpoint<Input, Output>,
+    params: unknown,
+    options?: RequestOptions,
+  ): APIPromise<Output> {
+    return apiPromise(this.#send(endpoint, params, options));
+  }
+
+  async #send<Input, Output>(
+    endpoint: Endpoint<Input, Output>,
+    params: unknown,
+    rawOptions: RequestOptions | undefined,
+  ): Promise<WithResponse<Output>> {
+    const input = validate(endpoint.input, params);
+    if (!input.ok) throw new RequestValidationError(`${endpoint.name} params`, input.issues);
+    const checked = validate(requestOptionsSchema, rawOptions ?? {});
+    if (!checked.ok) throw new RequestValidationError(`${endpoint.name} options`, checked.issues);
+    const options = checked.data;
+
+    const call: CallSite = { method: endpoint.method, path: endpoint.path(input.data) };
+    const body = endpoint.body?.(input.data);
+    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+    const timeout = options.timeout ?? this.#config.timeout;
+    const signal = options.signal;
+    // One key for every attempt of this call, so the service can tell a retry from a new request.
+    const idempotencyKey =
+      endpoint.method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
+    const headers = { ...this.#config.headers, ...options.headers };
+
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw new APIUserAbortError(call, signal.reason);
+      const apiKey = await this.#resolveApiKey();
+      if (signal?.aborted) throw new APIUserAbortError(call, signal.reason);
+
+      const started = Date.now();
+      const result = await this.#attempt(call, {
+        body,
+        headers,
+        timeout,
+        signal,
+        context: { apiKey, idempotencyKey },
+      });
+      const attemptLabel = `attempt ${attempt + 1}/${maxRetries + 1}`;
+
+      if (result.kind === 'response' && result.response.ok) {
+        this.#config.log(
+          'debug',
+          `${call.method} ${call.path} → ${result.response.status} (${attemptLabel}, ${Date.now() - started} ms)`,
+        );
+        return parseSuccess(call, result.response, result.text, endpoint.output, apiKey);
+      }
+
+      const error =
+        result.kind === 'response'
+          ? toAPIError(call, result.response, result.text, apiKey)
+          : result.error;
+      if (error instanceof APIUserAbortError) throw error;
+      const outcome: AttemptOutcome =
+        result.kind === 'response'
+          ? { kind: 'response', status: result.response.status, headers: result.response.headers }
+          : { kind: 'connection' };
+      const wait = attempt < maxRetries ? retryDelay(outcome, attempt) : undefined;
+      const status = result.kind === 'response' ? result.response.status : error.name;
+      this.#config.log(
+        wait === undefined ? 'info' : 'debug',
+        `${call.method} ${call.path} → ${status} (${attemptLabel}, ${Date.now() - started} ms)${wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`}`,
+      );
+      if (wait === undefined) throw error;
+      try {
+        await sleep(wait, signal);
+      } catch (reason) {
+        throw new APIUserAbortError(call, reason);
+      }
+    }
+  }
+
+  /** One attempt: a response with its body read, or the error that prevented one. */
+  async #attempt(
+    call: CallSite,
+    request: {
+      body: Record<string, unknown> | undefined;
+      headers: Record<string, string>;
+      timeout: number;
+      signal: AbortSignal | undefined;
+      context: AttemptContext;
+    },
+  ): Promise<
+    | { kind: 'response'; response: Response; text: string }
+    | { kind: 'error'; error: AgentChatError }
+  > {
+    const attemptController = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attemptController.abort();
+    }, request.timeout);
+    const onAbort = () => attemptController.abort(request.signal?.reason);
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+
+    try {
+      const response = await this.#ky(this.#config.baseUrl + call.path, {
+        method: call.method,
+        headers: this.#headersFor(request.headers, request.body !== undefined),
+        ...(request.body === undefined ? {} : { json: request.body }),
+        signal: attemptController.signal,
+        context: request.context as unknown as Record<string, unknown>,
+        ...(this.#config.fetch ? { fetch: this.#config.fetch } : {}),
+      });
+      // The timeout covers the body too: a server may send headers and then stall.
+      const text = await response.text();
+      return { kind: 'response', response, text };
+    } catch (error) {
+      if (request.signal?.aborted) {
+        return { kind: 'error', error: new APIUserAbortError(call, request.signal.reason) };
+      }
+      if (timedOut) return { kind: 'error', error: new APITimeoutError(call, request.timeout) };
+      // ky wraps fetch's network failures; keep the underlying error, not ky's (it holds the request).
+      const cause = isNetworkError(error) ? error.cause : error;
+      return { kind: 'error', error: new APIConnectionError(call, cause) };
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #headersFor(callHeaders: Record<string, string>, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', ...callHeaders };
+    if (hasBody) headers['content-type'] = 'application/json';
+    if (this.#config.userAgent) headers['user-agent'] = this.#config.userAgent;
+    return headers;
+  }
+
+  async #resolveApiKey(): Promise<string> {
+    const { apiKey } = this.#config;
+    if (typeof apiKey === 'string') return apiKey;
+    let key: unknown;
+    try {
+      key = await apiKey();
+    } catch (error) {
+      throw new AgentChatError('The apiKey function failed, so nothing was sent', { cause: error });
+    }
+    if (typeof key !== 'string' || key === '') {
+      throw new AgentChatError(
+        'The apiKey function must return a non-empty string; nothing was sent',
+      );
+    }
+    return key;
+  }
+}
+
+/** ky hook: the bearer key and the call's Idempotency-Key go on every attempt. */
+function authorize({
+  request,
+  options,
+}: {
+  request: Request;
+  options: { context: Record<string, unknown> };
+}) {
+  const { apiKey, idempotencyKey } = options.context as unknown as AttemptContext;
+  request.headers.set('authorization', `Bearer ${apiKey}`);
+  if (idempotencyKey) request.headers.set('idempotency-key', idempotencyKey);
+}
+
+function parseSuccess<Output>(
+  call: CallSite,
+  response: Response,
+  text: string,
+  schema: z.ZodMiniType<Output>,
+  apiKey: string,
+): WithResponse<Output> {
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const body = parseBody(text);
+  const fail = (issues: ValidationIssue[]) =>
+    new ResponseValidationError(
+      call,
+      { status: response.status, requestId, body: parseBody(scrub(text, apiKey)).value },
+      issues,
+    );
+  if (!body.json) throw fail([{ path: '', message: 'the body is not JSON' }]);
+  const result = validate(schema, body.value);
+  if (!result.ok) throw fail(result.issues);
+  return { data: result.data, response, requestId };
+}
+
+function toAPIError(call: CallSite, response: Response, text: string, apiKey: string) {
+  const body = parseBody(scrub(text, apiKey));
+  return createAPIError(
+    call,
+    { status: response.status, headers: response.headers, body: body.value },
+    serverRetryAfter(response.headers),
+  );
+}
+
+function parseBody(text: string): { json: boolean; value: unknown } {
+  if (text === '') return { json: false, value: undefined };
+  try {
+    return { json: true, value: JSON.parse(text) };
+  } catch {
+    return { json: false, value: text };
+  }
+}
+
+/** A server that echoes the key back must not put it into an error's message or body. */
+function scrub(text: string, apiKey: string): string {
+  // Keys too short to be real secrets would match by chance and mangle the body.
+  return apiKey.length >= 8 && text.includes(apiKey) ? text.replaceAll(apiKey, '[redacted]') : text;
+}

@@ -1,0 +1,55 @@
+import type * as z from 'zod/mini';
+import { describeValue } from '../schemas.js';
+import type { ValidationIssue } from './errors.js';
+
+/**
+ * Validates `value` with `schema`. Returns the parsed value or the issues, worded for people:
+ * zod/mini ships no messages (locales would cost bundle size), so they are written here.
+ */
+export function validate<T>(
+  schema: z.ZodMiniType<T>,
+  value: unknown,
+): { ok: true; data: T } | { ok: false; issues: ValidationIssue[] } {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, issues: result.error.issues.flatMap((issue) => toIssues(issue, value)) };
+}
+
+function toIssues(issue: z.core.$ZodIssue, root: unknown): ValidationIssue[] {
+  const path = issue.path.map(String);
+  const received = valueAt(root, issue.path);
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => ({
+        path: [...path, key].join('.'),
+        message: 'is not a known field',
+      }));
+    case 'invalid_type':
+      return [
+        {
+          path: path.join('.'),
+          message:
+            received === undefined
+              ? `is required (expected ${article(issue.expected)})`
+              : `expected ${article(issue.expected)}, received ${describeValue(received)}`,
+        },
+      ];
+    case 'too_small':
+      return [{ path: path.join('.'), message: 'must not be empty' }];
+    default:
+      return [{ path: path.join('.'), message: issue.message }];
+  }
+}
+
+function article(expected: string): string {
+  return expected === 'object' || expected === 'array' ? `an ${expected}` : `a ${expected}`;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}

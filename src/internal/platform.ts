@@ -1,0 +1,18 @@
+/**
+ * True in a web page or a web worker: places where anyone who opens the page can read a key.
+ * Server runtimes that borrow browser globals (Deno, Bun, Cloudflare Workers) are not browsers.
+ */
+export function isBrowserLike(): boolean {
+  const g = globalThis as {
+    window?: unknown;
+    document?: unknown;
+    WorkerGlobalScope?: abstract new () => unknown;
+    navigator?: { userAgent?: string };
+  };
+  if (typeof g.window === 'object' && typeof g.document === 'object') return true;
+  return (
+    typeof g.WorkerGlobalScope === 'function' &&
+    globalThis instanceof g.WorkerGlobalScope &&
+    g.navigator?.userAgent !== 'Cloudflare-Workers'
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * The shapes of every request and response, as zod/mini schemas and as the public types users see.
+ * Input schemas are strict (a misspelt field is an error, not silently dropped); response schemas
+ * are loose (fields the service adds later are kept, and a new `status` is not an error).
+ */
+import * as z from 'zod/mini';
+
+/** A project's state. `active` is the only one the service names today; others may follow. */
+export type ProjectStatus = 'active' | (string & {});
+
+/** Free-form JSON object attached to a project; keys and values are the application's own. */
+export type Metadata = Record<string, unknown>;
+
+/** What `projects.create` sends. */
+export interface ProjectCreateParams {
+  /** Human-readable project name. Must not be empty. */
+  name: string;
+  /** Identifier of the agent to bind the project to. Must not be empty. */
+  agentId: string;
+  /** Any JSON object to keep with the project, such as `{ launchDate: '2026-01-01', tier: 2 }`. */
+  metadata?: Metadata | undefined;
+}
+
+/** What `projects.create` returns: the service's create response carries only these fields. */
+export interface CreatedProject {
+  /** The project's identifier, `proj_<id>`. */
+  id: string;
+  /** The project's name. */
+  name: string;
+  /** `active` for a new project. */
+  status: ProjectStatus;
+  /** Creation time, an ISO 8601 UTC timestamp. */
+  createdAt: string;
+}
+
+/** A project as `projects.get` returns it. */
+export interface Project extends CreatedProject {
+  /** Identifier of the agent the project is bound to. */
+  agentId: string;
+  /** The metadata given at creation; `{}` when none was given. */
+  metadata: Metadata;
+}
+
+/** What `chat.send` sends. */
+export interface ChatSendParams {
+  /** The project whose agent receives the message, `proj_<id>`. */
+  projectId: string;
+  /** The text to send. Must not be empty. */
+  message: string;
+}
+
+/** The agent's answer to a chat message. */
+export interface ChatReply {
+  /** The agent's reply text. */
+  message: string;
+  /** Suggestions returned with the reply. The service does not fix their shape, so they are `unknown`. */
+  suggestions: unknown[];
+}
+
+const nonEmptyString = z.string().check(z.minLength(1));
+
+/** An id goes into a path segment: `.` and `..` would change the route, so they are refused. */
+const pathId = nonEmptyString.check(
+  z.refine((id) => id !== '.' && id !== '..', { message: 'must not be "." or ".."' }),
+);
+
+const metadata = z.custom<Metadata>().check(
+  z.superRefine((value, context) => {
+    const problem = findNonJson(value, []);
+    if (problem)
+      context.addIssue({
+        code: 'custom',
+        message: problem.message,
+        path: problem.path,
+        input: value,
+      });
+  }),
+);
+
+export const projectCreateParamsSchema = z.strictObject({
+  name: nonEmptyString,
+  agentId: nonEmptyString,
+  metadata: z.optional(metadata),
+});
+
+export const projectIdSchema = z.strictObject({ id: pathId });
+
+export const chatSendParamsSchema = z.strictObject({
+  projectId: pathId,
+  message: nonEmptyString,
+});
+
+export const createdProjectSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+});
+
+export const projectSchema = z.looseObject({
+  ...createdProjectSchema.def.shape,
+  agentId: z.string(),
+  // The service documents metadata as an object; read a missing or null one as empty.
+  metadata: z.pipe(
+    z.nullish(z.record(z.string(), z.unknown())),
+    z.transform((value): Metadata => value ?? {}),
+  ),
+});
+
+export const chatReplySchema = z.looseObject({
+  message: z.string(),
+  suggestions: z.array(z.unknown()),
+});
+
+/**
+ * Finds the first value in `value` that JSON cannot carry faithfully: the body would otherwise be
+ * changed silently (`undefined` dropped, `NaN` turned to null, a Date to a string) or fail to
+ * serialise at all (cycles, BigInt).
+ */
+function findNonJson(
+  value: unknown,
+  path: PropertyKey[],
+  seen: Set<object> = new Set(),
+): { path: PropertyKey[]; message: string } | undefined {
+  if (path.length === 0 && !isPlainObject(value)) {
+    return { path, message: `expected a plain JSON object, received ${describeValue(value)}` };
+  }
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') {
+    return Number.isFinite(value)
+      ? undefined
+      : { path, message: `expected a finite number, received ${value}` };
+  }
+  if (typeof value !== 'object' || !(Array.isArray(value) || isPlainObject(value))) {
+    return { path, message: `expected a JSON value, received ${describeValue(value)}` };
+  }
+  if (seen.has(value))
+    return { path, message: 'expected a JSON value, received a circular reference' };
+  seen.add(value);
+  for (const [key, item] of Object.entries(value)) {
+    const problem = findNonJson(item, [...path, Array.isArray(value) ? Number(key) : key], seen);
+    if (problem) return problem;
+  }
+  seen.delete(value);
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object')
+    return `${value.constructor?.name ?? 'an object'} instance`.replace(
+      /^Object instance$/,
+      'an object',
+    );
+  return typeof value;
+}
