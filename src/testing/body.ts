@@ -1,0 +1,63 @@
+/** A request body as received: nothing, parsed JSON, or text that is not JSON. */
+export type RequestBody =
+  | { kind: 'empty' }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'text'; text: string };
+
+/**
+ * Classifies a request body's text. Parsed whatever the content type says, because the service
+ * contract is "JSON bodies" and a wrong header should not hide what was actually sent.
+ *
+ * @example
+ * ```ts
+ * parseBody('{"name":"Demo"}'); // { kind: 'json', value: { name: 'Demo' } }
+ * parseBody('name=Demo');       // { kind: 'text', text: 'name=Demo' }
+ * ```
+ */
+export function parseBody(text: string): RequestBody {
+  if (text === '') return { kind: 'empty' };
+  try {
+    return { kind: 'json', value: JSON.parse(text) };
+  } catch {
+    return { kind: 'text', text };
+  }
+}
+
+/**
+ * The body as the request log shows it: the JSON value, the raw text, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * recordedBody(parseBody('')); // undefined
+ * ```
+ */
+export function recordedBody(body: RequestBody): unknown {
+  if (body.kind === 'json') return body.value;
+  if (body.kind === 'text') return body.text;
+  return undefined;
+}
+
+/**
+ * A string equal for equal bodies: JSON with object keys sorted, so `{"a":1,"b":2}` and
+ * `{"b":2,"a":1}` count as the same request when an Idempotency-Key is reused.
+ *
+ * @example
+ * ```ts
+ * bodyFingerprint(parseBody('{"b":2,"a":1}')) === bodyFingerprint(parseBody('{"a":1,"b":2}')); // true
+ * ```
+ */
+export function bodyFingerprint(body: RequestBody): string {
+  if (body.kind === 'json') return `json:${JSON.stringify(sortKeys(body.value))}`;
+  if (body.kind === 'text') return `text:${body.text}`;
+  return 'empty';
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}

@@ -1,0 +1,30 @@
+import { agentReply } from '../../agent.js';
+import { errorResponse } from '../../errors.js';
+import { jsonResponse } from '../../responses.js';
+import type { Route } from '../../route.js';
+import { nonEmptyString, readFields } from '../../validation.js';
+import { projectNotFound } from '../projects/not-found.js';
+
+/**
+ * `POST /v1/projects/:id/chat`: answers the project's agent reply and follow-up suggestions.
+ *
+ * @example
+ * ```ts
+ * // POST {baseUrl}/v1/projects/proj_123/chat {"message":"Hello"}
+ * // 200 {"message":"Hello! agent_1 here. ...","suggestions":["What can you do?", ...]}
+ * ```
+ */
+export const sendChat: Route = {
+  method: 'POST',
+  path: '/v1/projects/:id/chat',
+  handle({ params, body, requestId, store }) {
+    // The project first: a message to a project that does not exist is a 404 whatever it says.
+    const project = store.get(params.id ?? '');
+    if (!project) return projectNotFound(params.id, requestId);
+
+    const input = readFields(body, { message: nonEmptyString });
+    if (!input.ok) return errorResponse(400, requestId, input.message);
+
+    return jsonResponse(200, agentReply(project.agentId, input.fields.message));
+  },
+};

@@ -1,0 +1,27 @@
+import { errorResponse } from '../errors.js';
+import type { RouteMatch } from '../router.js';
+
+/**
+ * The answer for a request under the base URL that no route takes: 405 with `Allow` when the
+ * path is known, 404 otherwise.
+ *
+ * @example
+ * ```ts
+ * // DELETE {baseUrl}/v1/projects/proj_1 → 405, Allow: GET
+ * // GET {baseUrl}/v2/anything          → 404
+ * ```
+ */
+export function fallback(
+  match: Exclude<RouteMatch, { kind: 'route' }>,
+  method: string,
+  path: string,
+  requestId: string,
+): Response {
+  if (match.kind === 'wrong-method') {
+    const allow = match.allow.join(', ');
+    return errorResponse(405, requestId, `${method} is not allowed on ${path}; use ${allow}`, {
+      allow,
+    });
+  }
+  return errorResponse(404, requestId, `No route for ${method} ${path}`);
+}

@@ -1,0 +1,23 @@
+import { jsonResponse } from '../../responses.js';
+import type { Route } from '../../route.js';
+import { serializeProject } from '../../serializers.js';
+import { projectNotFound } from './not-found.js';
+
+/**
+ * `GET /v1/projects/:id`: answers the full project, or 404.
+ *
+ * @example
+ * ```ts
+ * // GET {baseUrl}/v1/projects/proj_123
+ * // 200 {"id":"proj_123","name":"Demo","agentId":"agent_1","status":"active","metadata":{},"createdAt":"..."}
+ * ```
+ */
+export const getProject: Route = {
+  method: 'GET',
+  path: '/v1/projects/:id',
+  handle({ params, requestId, store }) {
+    const project = store.get(params.id ?? '');
+    if (!project) return projectNotFound(params.id, requestId);
+    return jsonResponse(200, serializeProject(project));
+  },
+};

@@ -1,0 +1,13 @@
+import { errorResponse } from '../../errors.js';
+
+/**
+ * The 404 for a project id the store does not hold, shared by every route under a project.
+ *
+ * @example
+ * ```ts
+ * projectNotFound('proj_missing', 'req_1'); // 404 not_found_error
+ * ```
+ */
+export function projectNotFound(id: string | undefined, requestId: string): Response {
+  return errorResponse(404, requestId, `No project with id ${JSON.stringify(id ?? '')}`);
+}

@@ -1,0 +1,212 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getResponse, type HttpHandler } from 'msw';
+import { errorResponse } from './errors.js';
+import { randomId } from './ids.js';
+import { createMockService } from './mock-service.js';
+import type { MockService, MockServiceOptions } from './types.js';
+
+/**
+ * Options of {@link startMockServer}: those of the service, plus where to listen.
+ *
+ * @example
+ * ```ts
+ * await startMockServer({ port: 4010, apiKeys: ['sk_test'] });
+ * ```
+ */
+export interface MockServerOptions extends Omit<MockServiceOptions, 'baseUrl'> {
+  /**
+   * Port to listen on; 0 picks any free port.
+   *
+   * @default 0
+   */
+  port?: number;
+  /**
+   * Address to listen on.
+   *
+   * @default '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * Path that precedes `/v1`.
+   *
+   * @default '/api'
+   */
+  basePath?: string;
+}
+
+/**
+ * A mock service listening on a real port.
+ *
+ * @example
+ * ```ts
+ * const server = await startMockServer();
+ * await fetch(`${server.baseUrl}/v1/projects/proj_1`, { headers: { authorization: 'Bearer sk' } });
+ * await server.close();
+ * ```
+ */
+export interface MockServer {
+  /** Origin the server listens on, e.g. `http://127.0.0.1:4010`. */
+  readonly url: string;
+  /** {@link MockServer.url} followed by the base path: what a client takes as `baseUrl`. */
+  readonly baseUrl: string;
+  /** The service behind the server: its store, log, faults and latency. */
+  readonly service: MockService;
+  /** Stops listening and drops every open connection, hanging requests included. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { port: 0, host: '127.0.0.1', basePath: '/api' } as const;
+
+/**
+ * Starts the mock service as an HTTP server, for clients that cannot use msw: other processes,
+ * other languages, curl.
+ *
+ * @example
+ * ```ts
+ * import { startMockServer } from 'agentchat/testing';
+ *
+ * const server = await startMockServer({ port: 4010 });
+ * console.log(server.baseUrl); // http://127.0.0.1:4010/api
+ * ```
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const {
+    port = DEFAULTS.port,
+    host = DEFAULTS.host,
+    basePath = DEFAULTS.basePath,
+    ...serviceOptions
+  } = options;
+  // Loaded here rather than at the top so that `agentchat/testing` stays importable in a browser.
+  const { createServer } = await import('node:http');
+  const server = createServer();
+  await listen(server, port, host);
+
+  const url = originOf(server.address() as AddressInfo);
+  const service = createMockService({
+    ...serviceOptions,
+    baseUrl: url + normalizeBasePath(basePath),
+  });
+  server.on('request', (req, res) => {
+    void serve(service.handlers, url, req, res);
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    baseUrl: service.baseUrl,
+    service,
+    close: () => {
+      closing ??= closeServer(server);
+      return closing;
+    },
+  };
+}
+
+/** Feeds one Node request to the msw handlers and streams their answer back. */
+async function serve(
+  handlers: readonly HttpHandler[],
+  origin: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  // 'close' also follows a finished answer; only a client gone first aborts the request.
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+
+  let response: Response;
+  try {
+    const request = await toFetchRequest(req, origin, controller.signal);
+    response =
+      (await getResponse([...handlers], request)) ??
+      serverError(404, `No route for ${req.method} ${req.url}`);
+  } catch (error) {
+    if (res.destroyed) return;
+    // A TypeError here is a request fetch's Request refuses (a TRACE, a bad URL), not a bug.
+    response = serverError(error instanceof TypeError ? 400 : 500, String(error));
+  }
+
+  if (res.destroyed) return;
+  if (response.type === 'error') {
+    // A network-error fault: drop the connection the way a crashed server or proxy would.
+    req.socket.destroy();
+    return;
+  }
+  await writeResponse(res, response);
+}
+
+async function toFetchRequest(
+  req: IncomingMessage,
+  origin: string,
+  signal: AbortSignal,
+): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD' && chunks.length > 0;
+  // Concatenated rather than resolved against `origin`: a request line of `//host/x` must stay a
+  // path on this server, not become another host.
+  return new Request(origin + (req.url ?? '/'), {
+    method,
+    headers,
+    body: hasBody ? Buffer.concat(chunks) : null,
+    signal,
+  });
+}
+
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) res.setHeader(name, value);
+  if (response.body) {
+    const reader = response.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      res.write(chunk.value);
+    }
+  }
+  res.end();
+}
+
+/** An answer from the server itself, for requests the service never saw; still with a request id. */
+function serverError(status: number, message: string): Response {
+  const requestId = randomId('req');
+  const response = errorResponse(status, requestId, message);
+  response.headers.set('x-request-id', requestId);
+  return response;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    // Idle keep-alive sockets and hanging requests would otherwise hold close() open for minutes.
+    server.closeAllConnections();
+  });
+}
+
+/** `http://host:port` for the bound address; wildcard addresses become loopback, which clients can reach. */
+function originOf({ address, family, port }: AddressInfo): string {
+  if (family === 'IPv6') return `http://[${address === '::' ? '::1' : address}]:${port}`;
+  return `http://${address === '0.0.0.0' ? '127.0.0.1' : address}:${port}`;
+}
+
+/** `/api`, `api/` and `/api/` all mean `/api`; `/` and `` mean the root. */
+function normalizeBasePath(basePath: string): string {
+  const trimmed = basePath.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? '' : `/${trimmed}`;
+}

@@ -1,0 +1,34 @@
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockService } from '../../src/testing/index.js';
+import { registerMockScenarios, TEST_API_KEY } from './scenarios.js';
+
+const service = createMockService({ apiKeys: [TEST_API_KEY] });
+const server = setupServer(...service.handlers);
+
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+afterAll(() => server.close());
+
+describe('mock service on msw/node', () => {
+  registerMockScenarios({ service: () => service });
+
+  it('settles a hanging handler once fetch aborts', async () => {
+    service.enqueue({ kind: 'hang' });
+    // msw announces the match once the handler has returned, whatever it returned.
+    const handled = new Promise<void>((resolve) => {
+      const onMatch = () => {
+        server.events.removeListener('request:match', onMatch);
+        resolve();
+      };
+      server.events.on('request:match', onMatch);
+    });
+    const controller = new AbortController();
+    const pending = fetch(`${service.baseUrl}/v1/projects`, { signal: controller.signal });
+    const rejected = expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+
+    await expect.poll(() => service.requests.length).toBe(1);
+    controller.abort();
+    await rejected;
+    await handled;
+  });
+});
