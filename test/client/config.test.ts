@@ -1,0 +1,147 @@
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AgentChatError, AuthenticationError, Client } from '../../src/index.js';
+import { API_KEY, useMockService } from './setup.js';
+
+const { mock, client } = useMockService({ apiKeys: [API_KEY] });
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
+});
+
+describe('configuration', () => {
+  it('reads apiKey and baseUrl from the environment', async () => {
+    vi.stubEnv('AGENTCHAT_API_KEY', API_KEY);
+    vi.stubEnv('AGENTCHAT_BASE_URL', mock.baseUrl);
+    const project = await new Client().projects.create({ name: 'P', agentId: 'a' });
+    expect(project.id).toMatch(/^proj_/);
+  });
+
+  it('names the option and its environment variable when the key is missing', () => {
+    vi.stubEnv('AGENTCHAT_API_KEY', '');
+    expect(() => new Client({ baseUrl: mock.baseUrl })).toThrow(AgentChatError);
+    expect(() => new Client({ baseUrl: mock.baseUrl })).toThrow(
+      /apiKey option .* AGENTCHAT_API_KEY/,
+    );
+  });
+
+  it('names the option and its environment variable when the base URL is missing', () => {
+    vi.stubEnv('AGENTCHAT_BASE_URL', '');
+    expect(() => new Client({ apiKey: API_KEY })).toThrow(/baseUrl option .* AGENTCHAT_BASE_URL/);
+  });
+
+  it.each([
+    [{ baseUrl: 'not a url' }, /Invalid baseUrl/],
+    [{ baseUrl: 'ftp://host/api' }, /http or https/],
+    [{ baseUrl: 'https://host/api?x=1' }, /query/],
+    [{ maxRetries: -1 }, /maxRetries/],
+    [{ maxRetries: 1.5 }, /maxRetries/],
+    [{ timeout: 0 }, /timeout/],
+    [{ timeout: 'fast' }, /timeout/],
+    [{ apiKey: '' }, /apiKey/],
+    [{ fetch: 'nope' }, /fetch/],
+    [{ logLevel: 'loud' }, /logLevel/],
+    [{ unknownOption: true }, /unknownOption: is not a known field/],
+  ])('refuses %o with a clear AgentChatError', (options, message) => {
+    const make = () =>
+      new Client({ apiKey: API_KEY, baseUrl: mock.baseUrl, ...(options as object) });
+    expect(make).toThrow(AgentChatError);
+    expect(make).toThrow(message);
+  });
+
+  it('answers an unknown key with AuthenticationError', async () => {
+    await expect(
+      client({ apiKey: 'sk_wrong_0000000' }).projects.get('proj_1'),
+    ).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it('calls an apiKey function before each attempt', async () => {
+    const keys = ['sk_expired_000000', API_KEY];
+    const apiKey = vi.fn(async () => keys.shift() as string);
+    mock.enqueue({ kind: 'status', status: 503, headers: { 'retry-after': '0' } });
+    await client({ apiKey }).projects.create({ name: 'P', agentId: 'a' });
+    expect(apiKey).toHaveBeenCalledTimes(2);
+    expect(mock.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer sk_expired_000000',
+      `Bearer ${API_KEY}`,
+    ]);
+  });
+
+  it('sends nothing when the apiKey function throws or returns nothing', async () => {
+    const failing = client({
+      apiKey: () => {
+        throw new Error('token service down');
+      },
+    });
+    const error = await failing.projects.get('p').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentChatError);
+    expect((error as Error).cause).toMatchObject({ message: 'token service down' });
+    await expect(client({ apiKey: async () => '' }).projects.get('p')).rejects.toThrow(
+      /non-empty string/,
+    );
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('looks up globalThis.fetch at each request', async () => {
+    const agentchat = client();
+    const spy = vi.fn(globalThis.fetch);
+    vi.stubGlobal('fetch', spy);
+    await agentchat.projects.create({ name: 'P', agentId: 'a' });
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends through a custom fetch', async () => {
+    const custom = vi.fn((input: RequestInfo | URL, init?: RequestInit) =>
+      globalThis.fetch(input, init),
+    );
+    await client({ fetch: custom }).projects.create({ name: 'P', agentId: 'a' });
+    expect(custom).toHaveBeenCalledTimes(1);
+    expect(mock.requests).toHaveLength(1);
+  });
+});
+
+describe('secrets', () => {
+  it('never shows the key in util.inspect or JSON of the client', () => {
+    const agentchat = client();
+    expect(inspect(agentchat, { depth: 10, showHidden: true })).not.toContain(API_KEY);
+    expect(JSON.stringify(agentchat)).not.toContain(API_KEY);
+    expect(inspect(agentchat.projects, { depth: 10, showHidden: true })).not.toContain(API_KEY);
+  });
+
+  it('never shows the key in an error, even when the server echoes it', async () => {
+    mock.enqueue({
+      kind: 'status',
+      status: 400,
+      body: { error: { type: 'x', message: `bad key ${API_KEY}` } },
+    });
+    const error = await client()
+      .projects.get('p')
+      .catch((e: unknown) => e);
+    for (const text of [
+      String(error),
+      (error as Error).stack,
+      JSON.stringify(error),
+      inspect(error, { depth: 10 }),
+    ]) {
+      expect(text).not.toContain(API_KEY);
+    }
+  });
+});
+
+describe('browsers', () => {
+  it('refuses to construct in a browser without dangerouslyAllowBrowser', () => {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    expect(() => client()).toThrow(AgentChatError);
+    expect(() => client()).toThrow(/dangerouslyAllowBrowser/);
+    expect(() => client({ dangerouslyAllowBrowser: true })).not.toThrow();
+  });
+
+  it('sends no User-Agent from a browser', async () => {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    await client({ dangerouslyAllowBrowser: true }).projects.create({ name: 'P', agentId: 'a' });
+    expect(mock.requests[0]?.headers['user-agent']).not.toMatch(/agentchat-js/);
+  });
+});

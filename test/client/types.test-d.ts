@@ -1,0 +1,65 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type APIPromise,
+  type ChatReply,
+  Client,
+  type CreatedProject,
+  type Project,
+  type ProjectStatus,
+  type RateLimitError,
+  type WithResponse,
+} from '../../src/index.js';
+
+const client = new Client({ apiKey: 'k', baseUrl: 'https://host/api' });
+
+describe('types', () => {
+  it('types each result precisely', () => {
+    expectTypeOf(client.projects.create({ name: 'n', agentId: 'a' })).toEqualTypeOf<
+      APIPromise<CreatedProject>
+    >();
+    expectTypeOf(client.projects.get('proj_1')).resolves.toEqualTypeOf<Project>();
+    expectTypeOf(
+      client.chat.send({ projectId: 'p', message: 'm' }),
+    ).resolves.toEqualTypeOf<ChatReply>();
+    expectTypeOf<ChatReply['suggestions']>().toEqualTypeOf<unknown[]>();
+    expectTypeOf<Project['metadata']>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf(client.projects.get('p').withResponse()).resolves.toEqualTypeOf<
+      WithResponse<Project>
+    >();
+  });
+
+  it('keeps status open to new values while suggesting active', () => {
+    expectTypeOf<'active'>().toExtend<ProjectStatus>();
+    expectTypeOf<'archived'>().toExtend<ProjectStatus>();
+    expectTypeOf<CreatedProject['status']>().toEqualTypeOf<ProjectStatus>();
+  });
+
+  it('leaves create responses without agentId or metadata', () => {
+    expectTypeOf<CreatedProject>().not.toHaveProperty('agentId');
+    expectTypeOf<CreatedProject>().not.toHaveProperty('metadata');
+  });
+
+  it('types error fields', () => {
+    expectTypeOf<RateLimitError['retryAfter']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<RateLimitError['status']>().toEqualTypeOf<number>();
+  });
+
+  it('refuses wrong calls at compile time', () => {
+    // @ts-expect-error agentId is required
+    void client.projects.create({ name: 'n' });
+    // @ts-expect-error name must be a string
+    void client.projects.create({ name: 1, agentId: 'a' });
+    // @ts-expect-error unknown fields are refused
+    void client.projects.create({ name: 'n', agentId: 'a', agent: 'x' });
+    // @ts-expect-error get takes the id, not an object
+    void client.projects.get({ id: 'proj_1' });
+    // @ts-expect-error chat needs the project id
+    void client.chat.send({ message: 'hi' });
+    // @ts-expect-error timeout is a number of ms
+    void client.projects.get('p', { timeout: '5s' });
+    // @ts-expect-error apiKey must be a string or a function
+    new Client({ apiKey: 42 });
+    // @ts-expect-error logLevel is one of the named levels
+    new Client({ logLevel: 'verbose' });
+  });
+});
