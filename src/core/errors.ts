@@ -7,7 +7,21 @@
 
 const KINDS = Symbol.for('agentchat.error.kinds');
 
-/** One problem found in a request's input or a response's body. */
+/**
+ * One problem found in a request's input or a response's body.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.chat.send({ projectId: 'proj_123', message: '' });
+ * } catch (error) {
+ *   if (error instanceof RequestValidationError) {
+ *     for (const issue of error.issues) console.error(`${issue.path}: ${issue.message}`);
+ *     // message: must not be empty
+ *   }
+ * }
+ * ```
+ */
 export interface ValidationIssue {
   /** Where the problem is, as a dotted path such as `metadata.tags.0` (`''` for the whole value). */
   readonly path: string;
@@ -15,9 +29,21 @@ export interface ValidationIssue {
   readonly message: string;
 }
 
-/** Method and path of the call an error belongs to, for messages that say what failed. */
+/**
+ * Method and path of the call an error belongs to, for messages that say what failed.
+ *
+ * @example
+ * ```ts
+ * // Build the error a call would throw, to test how your own code handles it.
+ * const call: CallSite = { method: 'GET', path: '/v1/projects/proj_123' };
+ * const error = new NotFoundError(call, { status: 404, headers: new Headers(), body: undefined });
+ * console.log(error.message); // GET /v1/projects/proj_123 failed with status 404
+ * ```
+ */
 export interface CallSite {
+  /** The HTTP method, such as `POST`. */
   readonly method: string;
+  /** The request path below `baseUrl`, such as `/v1/projects/proj_123/chat`. */
   readonly path: string;
 }
 
@@ -71,7 +97,19 @@ export class AgentChatError extends Error {
   }
 }
 
-/** Input failed validation before anything was sent. `issues` lists every offending field. */
+/**
+ * Input failed validation before anything was sent. `issues` lists every offending field.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.create({ name: '', agentId: 'agent_42' });
+ * } catch (error) {
+ *   if (error instanceof RequestValidationError) console.error(error.issues);
+ *   // [{ path: 'name', message: 'must not be empty' }]
+ * }
+ * ```
+ */
 export class RequestValidationError extends AgentChatError {
   static override readonly errorName: string = 'RequestValidationError';
   /** Every problem found, one per offending field. */
@@ -83,7 +121,21 @@ export class RequestValidationError extends AgentChatError {
   }
 }
 
-/** A 2xx response whose body was not JSON or did not match the documented shape. */
+/**
+ * A 2xx response whose body was not JSON or did not match the documented shape. Not retried:
+ * the request may have taken effect.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (error instanceof ResponseValidationError) {
+ *     console.error(error.status, error.issues, error.requestId, error.body);
+ *   }
+ * }
+ * ```
+ */
 export class ResponseValidationError extends AgentChatError {
   static override readonly errorName: string = 'ResponseValidationError';
   /** Every mismatch found between the body and the documented shape. */
@@ -110,7 +162,21 @@ export class ResponseValidationError extends AgentChatError {
   }
 }
 
-/** What the service said in a non-2xx response. */
+/**
+ * What the service said in a non-2xx response: the second argument of every {@link APIError}
+ * constructor.
+ *
+ * @example
+ * ```ts
+ * // A fake 503, to test how your own code handles a failing service.
+ * const details: APIErrorDetails = {
+ *   status: 503,
+ *   headers: new Headers({ 'x-request-id': 'req_1' }),
+ *   body: { error: { type: 'api_error', message: 'Service unavailable' } },
+ * };
+ * const error = new InternalServerError({ method: 'POST', path: '/v1/projects' }, details);
+ * ```
+ */
 export interface APIErrorDetails {
   /** The HTTP status. */
   readonly status: number;
@@ -123,6 +189,17 @@ export interface APIErrorDetails {
 /**
  * The service answered with a non-2xx status. Subclasses name the common statuses;
  * `status`, `requestId` and the server's own `type`, `code` and message are on every one.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (error instanceof APIError) {
+ *     console.error(error.status, error.type, error.requestId, error.message);
+ *   }
+ * }
+ * ```
  */
 export class APIError extends AgentChatError {
   static override readonly errorName: string = 'APIError';
@@ -154,31 +231,114 @@ export class APIError extends AgentChatError {
   }
 }
 
-/** 400: the service refused the request as malformed. */
+/**
+ * 400: the service refused the request as malformed. Not retried.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.create({ name: 'Support', agentId: 'agent_42' });
+ * } catch (error) {
+ *   if (error instanceof BadRequestError) console.error('Refused:', error.message);
+ * }
+ * ```
+ */
 export class BadRequestError extends APIError {
   static override readonly errorName: string = 'BadRequestError';
 }
-/** 401: the API key is missing, malformed or unknown. */
+/**
+ * 401: the API key is missing, malformed or unknown. Not retried.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (error instanceof AuthenticationError) console.error('Check AGENTCHAT_API_KEY');
+ * }
+ * ```
+ */
 export class AuthenticationError extends APIError {
   static override readonly errorName: string = 'AuthenticationError';
 }
-/** 403: the key is valid but may not do this. */
+/**
+ * 403: the key is valid but may not do this. Not retried.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (error instanceof PermissionDeniedError) console.error('This key may not read that project');
+ * }
+ * ```
+ */
 export class PermissionDeniedError extends APIError {
   static override readonly errorName: string = 'PermissionDeniedError';
 }
-/** 404: no such project (or route). */
+/**
+ * 404: no such project (or route). Not retried.
+ *
+ * @example
+ * ```ts
+ * const project = await client.projects.get('proj_123').catch((error: unknown) => {
+ *   if (error instanceof NotFoundError) return undefined;
+ *   throw error;
+ * });
+ * ```
+ */
 export class NotFoundError extends APIError {
   static override readonly errorName: string = 'NotFoundError';
 }
-/** 409: a conflict, such as an `Idempotency-Key` reused with a different body. */
+/**
+ * 409: a conflict, such as an `Idempotency-Key` reused with a different body. Retried, as the
+ * retry policy retries every 409; thrown once retries run out.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.create(
+ *     { name: 'Support', agentId: 'agent_42' },
+ *     { idempotencyKey: 'order-1234' },
+ *   );
+ * } catch (error) {
+ *   if (error instanceof ConflictError) console.error('order-1234 was used for another request');
+ * }
+ * ```
+ */
 export class ConflictError extends APIError {
   static override readonly errorName: string = 'ConflictError';
 }
-/** 422: the request was well-formed but its content was refused. */
+/**
+ * 422: the request was well-formed but its content was refused. Not retried.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.chat.send({ projectId: 'proj_123', message: 'Hello' });
+ * } catch (error) {
+ *   if (error instanceof UnprocessableEntityError) console.error(error.code, error.message);
+ * }
+ * ```
+ */
 export class UnprocessableEntityError extends APIError {
   static override readonly errorName: string = 'UnprocessableEntityError';
 }
-/** 429: too many requests. `retryAfter` says how long the service asked to wait, when it did. */
+/**
+ * 429: too many requests. `retryAfter` says how long the service asked to wait, when it did.
+ * Retried; thrown once retries run out or the service asks for a wait above 60 s.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.chat.send({ projectId: 'proj_123', message: 'Hello' });
+ * } catch (error) {
+ *   if (error instanceof RateLimitError) {
+ *     console.error(`Rate limited; try again in ${error.retryAfter ?? 'a few'} ms`);
+ *   }
+ * }
+ * ```
+ */
 export class RateLimitError extends APIError {
   static override readonly errorName: string = 'RateLimitError';
   /** How long the service asked to wait before the next request, in ms, when it said. */
@@ -189,12 +349,37 @@ export class RateLimitError extends APIError {
     this.retryAfter = retryAfter;
   }
 }
-/** 500 and above: the service failed. */
+/**
+ * 500 and above: the service failed. Retried; thrown once retries run out.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (error instanceof InternalServerError) {
+ *     console.error(`Service error ${error.status}, request id ${error.requestId}`);
+ *   }
+ * }
+ * ```
+ */
 export class InternalServerError extends APIError {
   static override readonly errorName: string = 'InternalServerError';
 }
 
-/** The request never got a response: DNS, refused or dropped connection. `cause` has the detail. */
+/**
+ * The request never got a response: DNS, refused or dropped connection. `cause` has the detail.
+ * Retried; thrown once retries run out.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (error instanceof APIConnectionError) console.error('Network problem:', error.cause);
+ * }
+ * ```
+ */
 export class APIConnectionError extends AgentChatError {
   static override readonly errorName: string = 'APIConnectionError';
 
@@ -208,7 +393,18 @@ export class APIConnectionError extends AgentChatError {
   }
 }
 
-/** An attempt ran past its `timeout`. */
+/**
+ * An attempt ran past its `timeout`. A subclass of {@link APIConnectionError}; retried.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.chat.send({ projectId: 'proj_123', message: 'Hello' }, { timeout: 5_000 });
+ * } catch (error) {
+ *   if (error instanceof APITimeoutError) console.error('No answer within 5 s per attempt');
+ * }
+ * ```
+ */
 export class APITimeoutError extends APIConnectionError {
   static override readonly errorName: string = 'APITimeoutError';
 
@@ -217,7 +413,23 @@ export class APITimeoutError extends APIConnectionError {
   }
 }
 
-/** The caller's `AbortSignal` fired; no further attempt was made. `cause` is the signal's reason. */
+/**
+ * The caller's `AbortSignal` fired; no further attempt was made. `cause` is the signal's reason.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * setTimeout(() => controller.abort(), 1_000);
+ * try {
+ *   await client.chat.send(
+ *     { projectId: 'proj_123', message: 'Hello' },
+ *     { signal: controller.signal },
+ *   );
+ * } catch (error) {
+ *   if (error instanceof APIUserAbortError) console.log('Cancelled');
+ * }
+ * ```
+ */
 export class APIUserAbortError extends AgentChatError {
   static override readonly errorName: string = 'APIUserAbortError';
 
@@ -247,12 +459,35 @@ export function createAPIError(
   return new ErrorClass(call, details);
 }
 
-/** True for any error thrown by `agentchat`, from any copy of the package. */
+/**
+ * True for any error thrown by `agentchat`, from any copy of the package.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (isAgentChatError(error)) console.error(error.name, error.message);
+ *   else throw error;
+ * }
+ * ```
+ */
 export function isAgentChatError(value: unknown): value is AgentChatError {
   return value instanceof AgentChatError;
 }
 
-/** True for a non-2xx response from the service, from any copy of the package. */
+/**
+ * True for a non-2xx response from the service, from any copy of the package.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (isAPIError(error)) console.error(error.status, error.requestId);
+ * }
+ * ```
+ */
 export function isAPIError(value: unknown): value is APIError {
   return value instanceof APIError;
 }
