@@ -1,4 +1,14 @@
-/** A successful call's parsed body together with the raw response it came from. */
+/**
+ * A successful call's parsed body together with the raw response it came from.
+ *
+ * @example
+ * ```ts
+ * const { data, response, requestId } = await client.chat
+ *   .send({ projectId: 'proj_123', message: 'Hello' })
+ *   .withResponse();
+ * console.log(data.message, response.status, requestId);
+ * ```
+ */
 export interface WithResponse<T> {
   /** The parsed, validated body: what awaiting the call gives. */
   data: T;
@@ -18,7 +28,18 @@ export interface WithResponse<T> {
  * ```
  */
 export interface APIPromise<T> extends Promise<T> {
-  /** Resolves to the data together with the raw response and its request id. */
+  /**
+   * Resolves to the data together with the raw response and its request id.
+   *
+   * @throws the same errors as awaiting the call itself (an {@link AgentChatError} subclass).
+   * @example
+   * ```ts
+   * const { data, response, requestId } = await client.projects
+   *   .create({ name: 'Support', agentId: 'agent_42' })
+   *   .withResponse();
+   * console.log(data.id, response.status, requestId); // proj_… 201 req_…
+   * ```
+   */
   withResponse(): Promise<WithResponse<T>>;
 }
 

@@ -1,11 +1,37 @@
-/** How much the client logs. Each level includes the ones before it. */
+/**
+ * How much the client logs. Each level includes the ones before it.
+ *
+ * @example
+ * ```ts
+ * // Or set AGENTCHAT_LOG=debug in the environment.
+ * const client = new Client({ logLevel: 'debug' });
+ * ```
+ */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
-/** Where log lines go; `console` fits, and so do pino, winston and most other loggers. */
+/**
+ * Where log lines go; `console` fits, and so do pino, winston and most other loggers.
+ *
+ * @example
+ * ```ts
+ * const lines: string[] = [];
+ * const logger: Logger = {
+ *   error: (message) => lines.push(`error ${message}`),
+ *   warn: (message) => lines.push(`warn ${message}`),
+ *   info: (message) => lines.push(`info ${message}`),
+ *   debug: (message) => lines.push(`debug ${message}`),
+ * };
+ * const client = new Client({ logger, logLevel: 'info' });
+ * ```
+ */
 export interface Logger {
+  /** Receives lines at `error` level. */
   error(message: string, ...details: unknown[]): void;
+  /** Receives lines at `warn` level. */
   warn(message: string, ...details: unknown[]): void;
+  /** Receives lines at `info` level: a failed attempt that is not retried. */
   info(message: string, ...details: unknown[]): void;
+  /** Receives lines at `debug` level: each attempt, its status, duration and retry wait. */
   debug(message: string, ...details: unknown[]): void;
 }
 

@@ -14,7 +14,11 @@ import type { Logger, LogLevel } from './logger.js';
  * ```
  */
 export interface RequestOptions {
-  /** Ends the call at once: the current attempt or backoff stops and no further attempt starts. */
+  /**
+   * Ends the call at once: the current attempt or backoff stops and no further attempt starts.
+   * The call rejects with `APIUserAbortError`.
+   * @default none: the call ends only when it succeeds, fails or runs out of retries
+   */
   signal?: AbortSignal;
   /**
    * How long one attempt may take, in ms, including reading the response body.
@@ -26,7 +30,10 @@ export interface RequestOptions {
    * @default the client's `maxRetries` (2)
    */
   maxRetries?: number;
-  /** Headers for this call, over the client's `headers`. */
+  /**
+   * Headers for this call, over the client's `headers`.
+   * @default the client's `headers`
+   */
   headers?: Record<string, string>;
   /**
    * The `Idempotency-Key` for a POST, sent on every attempt. Reuse one to make a call safe to
@@ -38,6 +45,18 @@ export interface RequestOptions {
 
 /**
  * Options for {@link Client}. Every one is optional where an environment variable can supply it.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({
+ *   apiKey: process.env.AGENTCHAT_API_KEY,
+ *   baseUrl: 'https://host/api',
+ *   maxRetries: 4,
+ *   timeout: 20_000,
+ *   headers: { 'x-trace-id': 'checkout-42' },
+ *   logLevel: 'debug',
+ * });
+ * ```
  */
 export interface ClientOptions {
   /**
@@ -65,7 +84,10 @@ export interface ClientOptions {
    * @default 60000
    */
   timeout?: number;
-  /** Headers sent with every call, such as a tracing header. */
+  /**
+   * Headers sent with every call, such as a tracing header.
+   * @default {}
+   */
   headers?: Record<string, string>;
   /**
    * The `fetch` to send with, such as one with a proxy agent.
