@@ -10,9 +10,19 @@ import { Chat } from './resources/chat.js';
 import { Projects } from './resources/projects.js';
 import { VERSION } from './version.js';
 
-/** The client's defaults, in one place (the retry policy's numbers live in `retryDefaults`). */
+/**
+ * The client's defaults, in one place (the retry policy's numbers live in `retryDefaults`).
+ *
+ * @example
+ * ```ts
+ * // Twice the default timeout for a slow agent.
+ * const client = new Client({ timeout: clientDefaults.timeout * 2 });
+ * ```
+ */
 export const clientDefaults = {
+  /** Retries after the first attempt. */
   maxRetries: retryDefaults.maxRetries,
+  /** How long one attempt may take, in ms. */
   timeout: 60_000,
 } as const;
 
@@ -38,8 +48,15 @@ export class Client {
   readonly baseUrl: string;
 
   /**
+   * Creates a client. Nothing is sent until the first call.
+   *
    * @throws {@link AgentChatError} when an option is invalid, `apiKey` or `baseUrl` is missing
    * from both the options and the environment, or in a browser without `dangerouslyAllowBrowser`.
+   * @example
+   * ```ts
+   * // AGENTCHAT_API_KEY and AGENTCHAT_BASE_URL supply what the options leave out.
+   * const client = new Client({ maxRetries: 5 });
+   * ```
    */
   constructor(options: ClientOptions = {}) {
     const checked = validate(clientOptionsSchema, options);
@@ -87,7 +104,10 @@ export class Client {
   }
 
   /** Serialises the client without its key. */
-  toJSON(): { baseUrl: string } {
+  toJSON(): {
+    /** The service root requests go to. */
+    baseUrl: string;
+  } {
     return { baseUrl: this.baseUrl };
   }
 }

@@ -1,3 +1,20 @@
+/**
+ * The client for the Project and Agent Chat service: {@link Client}, its options, the errors it
+ * throws and the types of what it sends and returns. The mock service for tests is in
+ * `agentchat/testing`.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'agentchat';
+ *
+ * const client = new Client(); // reads AGENTCHAT_API_KEY and AGENTCHAT_BASE_URL
+ * const project = await client.projects.create({ name: 'Support', agentId: 'agent_42' });
+ * const reply = await client.chat.send({ projectId: project.id, message: 'Hello!' });
+ * ```
+ *
+ * @packageDocumentation
+ * @module agentchat
+ */
 export { Client, clientDefaults } from './client.js';
 export type { APIPromise, WithResponse } from './core/api-promise.js';
 export {

@@ -5,13 +5,38 @@
  */
 import * as z from 'zod/mini';
 
-/** A project's state. `active` is the only one the service names today; others may follow. */
+/**
+ * A project's state. `active` is the only one the service names today; others may follow.
+ *
+ * @example
+ * ```ts
+ * const project = await client.projects.get('proj_123');
+ * if (project.status !== 'active') console.warn(`Project is ${project.status}`);
+ * ```
+ */
 export type ProjectStatus = 'active' | (string & {});
 
-/** Free-form JSON object attached to a project; keys and values are the application's own. */
+/**
+ * Free-form JSON object attached to a project; keys and values are the application's own.
+ * Only plain JSON is accepted: no `undefined`, `NaN`, `Date`, class instances or cycles.
+ *
+ * @example
+ * ```ts
+ * const metadata: Metadata = { launchDate: '2026-12-01', tier: 2, tags: ['beta'] };
+ * await client.projects.create({ name: 'Support', agentId: 'agent_42', metadata });
+ * ```
+ */
 export type Metadata = Record<string, unknown>;
 
-/** What `projects.create` sends. */
+/**
+ * What `projects.create` sends.
+ *
+ * @example
+ * ```ts
+ * const params: ProjectCreateParams = { name: 'Support desk', agentId: 'agent_support' };
+ * const project = await client.projects.create(params);
+ * ```
+ */
 export interface ProjectCreateParams {
   /** Human-readable project name. Must not be empty. */
   name: string;
@@ -21,7 +46,16 @@ export interface ProjectCreateParams {
   metadata?: Metadata | undefined;
 }
 
-/** What `projects.create` returns: the service's create response carries only these fields. */
+/**
+ * What `projects.create` returns: the service's create response carries only these fields.
+ *
+ * @example
+ * ```ts
+ * const params = { name: 'Support', agentId: 'agent_42' };
+ * const created: CreatedProject = await client.projects.create(params);
+ * console.log(created.id, created.status, created.createdAt);
+ * ```
+ */
 export interface CreatedProject {
   /** The project's identifier, `proj_<id>`. */
   id: string;
@@ -33,7 +67,15 @@ export interface CreatedProject {
   createdAt: string;
 }
 
-/** A project as `projects.get` returns it. */
+/**
+ * A project as `projects.get` returns it.
+ *
+ * @example
+ * ```ts
+ * const project: Project = await client.projects.get('proj_123');
+ * console.log(project.agentId, project.metadata);
+ * ```
+ */
 export interface Project extends CreatedProject {
   /** Identifier of the agent the project is bound to. */
   agentId: string;
@@ -41,7 +83,15 @@ export interface Project extends CreatedProject {
   metadata: Metadata;
 }
 
-/** What `chat.send` sends. */
+/**
+ * What `chat.send` sends.
+ *
+ * @example
+ * ```ts
+ * const params: ChatSendParams = { projectId: 'proj_123', message: 'What can you do?' };
+ * const reply = await client.chat.send(params);
+ * ```
+ */
 export interface ChatSendParams {
   /** The project whose agent receives the message, `proj_<id>`. */
   projectId: string;
@@ -49,7 +99,16 @@ export interface ChatSendParams {
   message: string;
 }
 
-/** The agent's answer to a chat message. */
+/**
+ * The agent's answer to a chat message.
+ *
+ * @example
+ * ```ts
+ * const reply: ChatReply = await client.chat.send({ projectId: 'proj_123', message: 'Hi' });
+ * console.log(reply.message);
+ * for (const suggestion of reply.suggestions) console.log('-', String(suggestion));
+ * ```
+ */
 export interface ChatReply {
   /** The agent's reply text. */
   message: string;

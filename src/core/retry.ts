@@ -3,7 +3,16 @@
  * Its numbers live in `retryDefaults`; the transport asks `retryDelay` after every failed attempt.
  */
 
-/** The numbers of the retry policy, in one place. */
+/**
+ * The numbers of the retry policy, in one place. Wait before retry `n` (0-based):
+ * `min(initialDelayMs * 2^n, maxDelayMs)`, minus up to `jitter` of it at random.
+ *
+ * @example
+ * ```ts
+ * // The longest a call with default options can spend waiting between attempts.
+ * const worstCaseWait = retryDefaults.initialDelayMs * (1 + 2); // 1 500 ms over 2 retries
+ * ```
+ */
 export const retryDefaults = {
   /** Retries after the first attempt (so at most 3 attempts). */
   maxRetries: 2,

@@ -19,7 +19,15 @@ const sendMessage: Endpoint<ChatSendParams, ChatReply> = {
   output: chatReplySchema,
 };
 
-/** Chat with a project's agent: `client.chat`. */
+/**
+ * Chat with a project's agent: `client.chat`.
+ *
+ * @example
+ * ```ts
+ * const reply = await client.chat.send({ projectId: 'proj_123', message: 'Hello!' });
+ * console.log(reply.message, reply.suggestions);
+ * ```
+ */
 export class Chat {
   readonly #transport: Transport;
 

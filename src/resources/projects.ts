@@ -30,7 +30,15 @@ const getProject: Endpoint<{ id: string }, Project> = {
   output: projectSchema,
 };
 
-/** Create and read projects: `client.projects`. */
+/**
+ * Create and read projects: `client.projects`.
+ *
+ * @example
+ * ```ts
+ * const { id } = await client.projects.create({ name: 'Support', agentId: 'agent_42' });
+ * const project = await client.projects.get(id);
+ * ```
+ */
 export class Projects {
   readonly #transport: Transport;
 
