@@ -1,3 +1,22 @@
+/**
+ * A stateful mock of the service for tests and demos: msw handlers for Node and browsers
+ * ({@link createMockService}) and a real HTTP server on 127.0.0.1 ({@link startMockServer}).
+ * Needs the optional peer dependency `msw`.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'agentchat';
+ * import { startMockServer } from 'agentchat/testing';
+ *
+ * const server = await startMockServer();
+ * const client = new Client({ apiKey: 'sk_test', baseUrl: server.baseUrl });
+ * await client.projects.create({ name: 'Demo', agentId: 'agent_1' });
+ * await server.close();
+ * ```
+ *
+ * @packageDocumentation
+ * @module agentchat/testing
+ */
 export { createMockService } from './mock-service.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './node-server.js';
 export type {

@@ -52,7 +52,17 @@ export interface MockServer {
   readonly baseUrl: string;
   /** The service behind the server: its store, log, faults and latency. */
   readonly service: MockService;
-  /** Stops listening and drops every open connection, hanging requests included. */
+  /**
+   * Stops listening and drops every open connection, hanging requests included. Calling it again
+   * returns the same promise.
+   *
+   * @throws the error of Node's `server.close()`, should closing fail.
+   * @example
+   * ```ts
+   * const server = await startMockServer();
+   * afterAll(() => server.close());
+   * ```
+   */
   close(): Promise<void>;
 }
 
@@ -62,6 +72,8 @@ const DEFAULTS = { port: 0, host: '127.0.0.1', basePath: '/api' } as const;
  * Starts the mock service as an HTTP server, for clients that cannot use msw: other processes,
  * other languages, curl.
  *
+ * @throws the listen error (such as `EADDRINUSE`) when the port cannot be bound, and the errors
+ * of {@link createMockService} for invalid options.
  * @example
  * ```ts
  * import { startMockServer } from 'agentchat/testing';

@@ -53,13 +53,23 @@ export interface MockService {
   /**
    * Queues faults; each answers the next request received (any route) in place of the service.
    *
+   * @throws RangeError for a status outside 200–599 or a negative delay, and TypeError for an
+   * unknown fault kind, at once rather than mid-request.
    * @example
    * ```ts
    * mock.enqueue({ kind: 'network-error' }, { kind: 'status', status: 500 });
    * ```
    */
   enqueue(...faults: Fault[]): void;
-  /** Sets the latency added to every response, in milliseconds. */
+  /**
+   * Sets the latency added to every response, in milliseconds.
+   *
+   * @throws RangeError unless `ms` is a finite number >= 0.
+   * @example
+   * ```ts
+   * mock.setLatency(50); // every answer now takes at least 50 ms
+   * ```
+   */
   setLatency(ms: number): void;
   /**
    * Empties the store, the fault queue, the request log and the idempotency records, restores the
@@ -88,11 +98,40 @@ export interface MockService {
  * ```
  */
 export type Fault =
-  | { kind: 'status'; status: number; headers?: Record<string, string>; body?: unknown }
-  | { kind: 'malformed'; status?: number; body: string; contentType?: string }
-  | { kind: 'network-error' }
-  | { kind: 'delay'; ms: number }
-  | { kind: 'hang' };
+  | {
+      /** Answer with a chosen status. */
+      kind: 'status';
+      /** The status to answer, 200–599. */
+      status: number;
+      /** Response headers, such as `retry-after`. */
+      headers?: Record<string, string>;
+      /** The body; the standard error body for statuses from 400 when absent. */
+      body?: unknown;
+    }
+  | {
+      /** Answer with a body that is not valid JSON or is off schema. */
+      kind: 'malformed';
+      /** The status to answer, 200–599; 200 when absent. */
+      status?: number;
+      /** The raw body text. */
+      body: string;
+      /** The `content-type` header; `application/json` when absent. */
+      contentType?: string;
+    }
+  | {
+      /** Drop the connection without an answer. */
+      kind: 'network-error';
+    }
+  | {
+      /** Wait, then handle the request normally. */
+      kind: 'delay';
+      /** How long to wait, in ms. */
+      ms: number;
+    }
+  | {
+      /** Never answer; the request settles once its signal aborts. */
+      kind: 'hang';
+    };
 
 /**
  * One request as the mock received it, in {@link MockService.requests}.
@@ -130,7 +169,9 @@ export interface RecordedRequest {
 export interface StoredProject {
   /** `proj_` followed by random letters and digits. */
   id: string;
+  /** The name the client sent. */
   name: string;
+  /** The agent id the client sent. */
   agentId: string;
   /** `active` for every project the mock creates. */
   status: string;
