@@ -31,18 +31,36 @@ function toIssues(issue: z.core.$ZodIssue, root: unknown): ValidationIssue[] {
           message:
             received === undefined
               ? `is required (expected ${article(issue.expected)})`
-              : `expected ${article(issue.expected)}, received ${describeValue(received)}`,
+              : `expected ${article(issue.expected)}, received ${describeReceived(issue.expected, received)}`,
         },
       ];
     case 'too_small':
-      return [{ path: path.join('.'), message: 'must not be empty' }];
+      return [
+        {
+          path: path.join('.'),
+          message:
+            issue.origin === 'string'
+              ? 'must not be empty'
+              : `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`,
+        },
+      ];
+    case 'too_big':
+      return [{ path: path.join('.'), message: `must be at most ${issue.maximum}` }];
     default:
       return [{ path: path.join('.'), message: issue.message }];
   }
 }
 
+/** A number where a number was expected (NaN, 1.5 for an integer) is clearer shown as its value. */
+function describeReceived(expected: string, received: unknown): string {
+  return typeof received === 'number' && (expected === 'number' || expected === 'int')
+    ? String(received)
+    : describeValue(received);
+}
+
 function article(expected: string): string {
-  return expected === 'object' || expected === 'array' ? `an ${expected}` : `a ${expected}`;
+  if (expected === 'int') return 'an integer';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
