@@ -262,7 +262,7 @@ function toAPIError(call: CallSite, response: Response, text: string, apiKey: st
   const body = parseBody(scrub(text, apiKey));
   return createAPIError(
     call,
-    { status: response.status, headers: response.headers, body: body.value },
+    { status: response.status, headers: scrubHeaders(response.headers, apiKey), body: body.value },
     serverRetryAfter(response.headers),
   );
 }
@@ -274,6 +274,15 @@ function parseBody(text: string): { json: boolean; value: unknown } {
   } catch {
     return { json: false, value: text };
   }
+}
+
+/** Headers that echo the key back (a proxy's debug header) would show it in an inspected error. */
+function scrubHeaders(headers: Headers, apiKey: string): Headers {
+  const values = [...headers];
+  if (!values.some(([, value]) => scrub(value, apiKey) !== value)) return headers;
+  const scrubbed = new Headers();
+  for (const [name, value] of values) scrubbed.append(name, scrub(value, apiKey));
+  return scrubbed;
 }
 
 /** A server that echoes the key back must not put it into an error's message or body. */
