@@ -1,0 +1,173 @@
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { registerMockScenarios, TEST_API_KEY } from './scenarios.js';
+
+let server: MockServer;
+
+beforeAll(async () => {
+  server = await startMockServer({ apiKeys: [TEST_API_KEY] });
+});
+afterAll(() => server.close());
+
+/** Sends raw bytes, the way curl or a client in another language would, and reads the whole answer. */
+function rawExchange(bytes: string): Promise<string> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+const activeTimers = () =>
+  process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+
+/** Turns the event loop (through its I/O phase, without a timer of its own) until `done`. */
+async function turnUntil(done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 1_000 && !done(); turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('mock service over node:http', () => {
+  registerMockScenarios({ service: () => server.service });
+
+  it('listens on 127.0.0.1 with the base path /api', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.baseUrl).toBe(`${server.url}/api`);
+    expect(server.service.baseUrl).toBe(server.baseUrl);
+  });
+
+  it('answers a raw HTTP/1.1 request like curl sends', async () => {
+    const body = JSON.stringify({ name: 'Raw', agentId: 'agent_raw' });
+    const answer = await rawExchange(
+      [
+        'POST /api/v1/projects HTTP/1.1',
+        `Host: ${new URL(server.url).host}`,
+        `Authorization: Bearer ${TEST_API_KEY}`,
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+
+    const [head = '', payload = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 201 Created\r\n/);
+    expect(head).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+    expect(head).toMatch(/\r\nx-request-id: req_\w+\r\n/i);
+    // Chunked transfer: the JSON sits between the chunk size lines.
+    expect(payload).toContain('"name":"Raw"');
+    expect(server.service.projects()).toMatchObject([{ name: 'Raw', agentId: 'agent_raw' }]);
+  });
+
+  it('reads a path starting with // as a path, not as another host', async () => {
+    // Resolved as a URL, `//127.0.0.1:PORT/api/...` would land on /api/v1/projects.
+    const { host } = new URL(server.url);
+    const answer = await rawExchange(
+      `GET //${host}/api/v1/projects HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    );
+
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    expect(server.service.requests).toEqual([]);
+  });
+
+  it('answers 404 with the error body outside the base path', async () => {
+    const response = await fetch(`${server.url}/elsewhere`);
+
+    expect(response.status).toBe(404);
+    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+    expect((await response.json()).error.type).toBe('not_found_error');
+    expect(server.service.requests).toEqual([]);
+  });
+
+  it('clears the latency timer of a request whose client went away', async () => {
+    const baseline = activeTimers();
+    server.service.setLatency(60_000);
+    const controller = new AbortController();
+    const pending = fetch(`${server.baseUrl}/v1/projects`, { signal: controller.signal });
+    const rejected = expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+
+    await turnUntil(() => activeTimers() > baseline);
+    expect(activeTimers()).toBe(baseline + 1);
+    controller.abort();
+    await rejected;
+
+    await turnUntil(() => activeTimers() === baseline);
+    expect(activeTimers()).toBe(baseline);
+  });
+
+  it('drops the socket on a network-error fault', async () => {
+    server.service.enqueue({ kind: 'network-error' });
+
+    const outcome = await new Promise<string>((resolve) => {
+      const request = httpRequest(`${server.baseUrl}/v1/projects`, { method: 'POST' });
+      request.on('response', () => resolve('answered'));
+      request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      request.end('{}');
+    });
+    expect(outcome).toBe('ECONNRESET');
+  });
+});
+
+describe('startMockServer', () => {
+  it('honours port, host and basePath', async () => {
+    const probe = await startMockServer();
+    const { port } = new URL(probe.url);
+    await probe.close();
+
+    const custom = await startMockServer({
+      port: Number(port),
+      host: 'localhost',
+      basePath: 'svc/',
+    });
+    try {
+      expect(custom.url).toMatch(new RegExp(`^http://(127\\.0\\.0\\.1|\\[::1\\]):${port}$`));
+      expect(custom.baseUrl).toBe(`${custom.url}/svc`);
+      const response = await fetch(`${custom.baseUrl}/v1/projects/proj_1`, {
+        headers: { authorization: 'Bearer any-key' },
+      });
+      expect(response.status).toBe(404);
+      expect(custom.service.requests).toHaveLength(1);
+    } finally {
+      await custom.close();
+    }
+  });
+
+  it('close() returns at once with a hanging request open', async () => {
+    const hanging = await startMockServer();
+    hanging.service.enqueue({ kind: 'hang' });
+    const pending = fetch(`${hanging.baseUrl}/v1/projects`).catch((error: unknown) => error);
+    await expect.poll(() => hanging.service.requests.length).toBe(1);
+
+    const started = performance.now();
+    await hanging.close();
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(await pending).toBeInstanceOf(TypeError);
+  });
+
+  it('close() can be called twice', async () => {
+    const twice = await startMockServer();
+    await twice.close();
+    await expect(twice.close()).resolves.toBeUndefined();
+  });
+
+  it('rejects when the port is taken', async () => {
+    const first = await startMockServer();
+    try {
+      await expect(startMockServer({ port: Number(new URL(first.url).port) })).rejects.toThrow(
+        /EADDRINUSE/,
+      );
+    } finally {
+      await first.close();
+    }
+  });
+});
