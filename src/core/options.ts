@@ -117,7 +117,13 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
 
 const timeoutSchema = z.number().check(z.positive(), z.lte(MAX_TIMEOUT_MS));
 const maxRetriesSchema = z.int().check(z.gte(0), z.lte(100));
-const headersSchema = z.record(z.string(), z.string());
+/** What fetch accepts in a header; anything else would fail inside fetch with a bare TypeError. */
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const headerValue = /^[^\0\r\n]*$/;
+const headersSchema = z.record(
+  z.string().check(z.regex(headerName, { message: 'is not a valid header name' })),
+  z.string().check(z.regex(headerValue, { message: 'must not contain line breaks or NUL' })),
+);
 const abortSignal = z.custom<AbortSignal>(
   (value) =>
     typeof value === 'object' &&
@@ -137,12 +143,18 @@ export const requestOptionsSchema = z.strictObject({
 
 export const clientOptionsSchema = z.strictObject({
   apiKey: z.optional(
-    z.union([
-      z.string().check(z.minLength(1)),
-      z.custom<() => string | Promise<string>>((v) => typeof v === 'function', {
-        message: 'expected a string or a function',
-      }),
-    ]),
+    z.union(
+      [
+        z
+          .string()
+          .check(
+            z.minLength(1),
+            z.regex(headerValue, { message: 'must not contain line breaks or NUL' }),
+          ),
+        z.custom<() => string | Promise<string>>((v) => typeof v === 'function'),
+      ],
+      { message: 'expected a string or a function returning one' },
+    ),
   ),
   baseUrl: z.optional(z.string()),
   maxRetries: z.optional(maxRetriesSchema),

@@ -215,9 +215,9 @@ export class Transport {
     } catch (error) {
       throw new AgentChatError('The apiKey function failed, so nothing was sent', { cause: error });
     }
-    if (typeof key !== 'string' || key === '') {
+    if (typeof key !== 'string' || key === '' || /[\0\r\n]/.test(key)) {
       throw new AgentChatError(
-        'The apiKey function must return a non-empty string; nothing was sent',
+        'The apiKey function must return a non-empty string without line breaks; nothing was sent',
       );
     }
     return key;

@@ -46,6 +46,8 @@ function toIssues(issue: z.core.$ZodIssue, root: unknown): ValidationIssue[] {
       ];
     case 'too_big':
       return [{ path: path.join('.'), message: `must be at most ${issue.maximum}` }];
+    case 'invalid_key':
+      return [{ path: path.join('.'), message: issue.issues[0]?.message ?? 'is not a valid key' }];
     default:
       return [{ path: path.join('.'), message: issue.message }];
   }

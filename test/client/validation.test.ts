@@ -96,6 +96,8 @@ describe('input validation', () => {
     [{ signal: {} }, 'signal'],
     [{ idempotencyKey: '' }, 'idempotencyKey'],
     [{ headers: { 'x-n': 1 } }, 'headers.x-n'],
+    [{ headers: { 'x-n': 'a\r\nInjected: 1' } }, 'headers.x-n'],
+    [{ headers: { 'x n': 'a' } }, 'headers.x n'],
     [{ retries: 3 }, 'retries'],
   ])('refuses request options %o', async (options, path) => {
     const error = await rejection(client().projects.get('proj_1', options as never));
