@@ -14,7 +14,8 @@ interface SendOptions {
   signal?: AbortSignal;
 }
 
-function send(mock: MockService, path: string, options: SendOptions = {}) {
+/** The mock's answer; every request these tests send is below the base URL, so there is one. */
+async function send(mock: MockService, path: string, options: SendOptions = {}): Promise<Response> {
   const { method = 'GET', body, raw, authorization = 'Bearer sk_unit', headers, signal } = options;
   const init: RequestInit = {
     method,
@@ -23,16 +24,20 @@ function send(mock: MockService, path: string, options: SendOptions = {}) {
   if (raw !== undefined) init.body = raw;
   else if (body !== undefined) init.body = JSON.stringify(body);
   if (signal) init.signal = signal;
-  return getResponse([...mock.handlers], new Request(`${mock.baseUrl}${path}`, init));
+  const response = await getResponse(
+    [...mock.handlers],
+    new Request(`${mock.baseUrl}${path}`, init),
+  );
+  if (!response) throw new Error(`no handler answered ${method} ${path}`);
+  return response;
 }
 
 const demo = { name: 'Demo', agentId: 'agent_1' };
 const create = (mock: MockService, options: SendOptions = {}) =>
   send(mock, '/v1/projects', { method: 'POST', body: demo, ...options });
 
-async function errorOf(response: Response | undefined) {
-  expect(response).toBeDefined();
-  return ((await response?.json()) as { error: { type: string; message: string } }).error;
+async function errorOf(response: Response) {
+  return ((await response.json()) as { error: { type: string; message: string } }).error;
 }
 
 afterEach(() => {
@@ -48,14 +53,14 @@ describe('createMockService options', () => {
     const mock = createMockService({ baseUrl: 'https://x.test/api//' });
 
     expect(mock.baseUrl).toBe('https://x.test/api');
-    expect((await create(mock))?.status).toBe(201);
+    expect((await create(mock)).status).toBe(201);
   });
 
   it('serves at the root of an origin', async () => {
     const mock = createMockService({ baseUrl: 'https://x.test/' });
 
     expect(mock.baseUrl).toBe('https://x.test');
-    expect((await create(mock))?.status).toBe(201);
+    expect((await create(mock)).status).toBe(201);
   });
 
   it('refuses a baseUrl that is not an absolute URL', () => {
@@ -90,26 +95,26 @@ describe('authentication', () => {
   it('accepts any non-empty key by default', async () => {
     const mock = createMockService();
 
-    expect((await create(mock, { authorization: 'Bearer whatever' }))?.status).toBe(201);
-    expect((await create(mock, { authorization: 'Bearer ' }))?.status).toBe(401);
+    expect((await create(mock, { authorization: 'Bearer whatever' })).status).toBe(201);
+    expect((await create(mock, { authorization: 'Bearer ' })).status).toBe(401);
   });
 
   it('accepts only the listed keys, and none from an empty list', async () => {
     const listed = createMockService({ apiKeys: ['sk_a', 'sk_b'] });
-    expect((await create(listed, { authorization: 'Bearer sk_b' }))?.status).toBe(201);
-    expect((await create(listed, { authorization: 'Bearer sk_c' }))?.status).toBe(401);
+    expect((await create(listed, { authorization: 'Bearer sk_b' })).status).toBe(201);
+    expect((await create(listed, { authorization: 'Bearer sk_c' })).status).toBe(401);
 
     const none = createMockService({ apiKeys: [] });
-    expect((await create(none, { authorization: 'Bearer sk_a' }))?.status).toBe(401);
+    expect((await create(none, { authorization: 'Bearer sk_a' })).status).toBe(401);
   });
 
   it('reads the scheme case-insensitively and refuses other schemes', async () => {
     const mock = createMockService();
 
-    expect((await create(mock, { authorization: 'bearer sk_unit' }))?.status).toBe(201);
+    expect((await create(mock, { authorization: 'bearer sk_unit' })).status).toBe(201);
     const basic = await errorOf(await create(mock, { authorization: 'Basic dXNlcjpwYXNz' }));
     expect(basic).toMatchObject({ type: 'authentication_error', message: /Malformed/ });
-    expect((await create(mock, { authorization: 'Bearer two words' }))?.status).toBe(401);
+    expect((await create(mock, { authorization: 'Bearer two words' })).status).toBe(401);
   });
 });
 
@@ -118,15 +123,13 @@ describe('routing and validation', () => {
     const mock = createMockService();
     const response = await send(mock, '/v1/projects/proj_none/chat', { method: 'POST', body: {} });
 
-    expect(response?.status).toBe(404);
+    expect(response.status).toBe(404);
   });
 
   it('answers 404 for an empty id segment', async () => {
     const mock = createMockService();
 
-    expect((await send(mock, '/v1/projects//chat', { method: 'POST', body: {} }))?.status).toBe(
-      404,
-    );
+    expect((await send(mock, '/v1/projects//chat', { method: 'POST', body: {} })).status).toBe(404);
   });
 
   it('refuses a null metadata and a non-string agentId', async () => {
@@ -142,7 +145,7 @@ describe('routing and validation', () => {
     const mock = createMockService();
     const response = await create(mock, { headers: { 'content-type': 'text/plain' } });
 
-    expect(response?.status).toBe(201);
+    expect(response.status).toBe(201);
   });
 
   it('keeps metadata as given', async () => {
@@ -184,7 +187,7 @@ describe('idempotency', () => {
     ]);
 
     expect(mock.projects()).toHaveLength(1);
-    expect(responses.map((response) => response?.headers.get('idempotent-replayed'))).toEqual([
+    expect(responses.map((response) => response.headers.get('idempotent-replayed'))).toEqual([
       null,
       'true',
     ]);
@@ -192,14 +195,14 @@ describe('idempotency', () => {
 
   it('keeps a key per path', async () => {
     const mock = createMockService();
-    const { id } = await (await create(mock, { headers: key('shared') }))?.json();
+    const { id } = await (await create(mock, { headers: key('shared') })).json();
     const chat = await send(mock, `/v1/projects/${id}/chat`, {
       method: 'POST',
       body: { message: 'Hi' },
       headers: key('shared'),
     });
 
-    expect(chat?.status).toBe(200);
+    expect(chat.status).toBe(200);
   });
 
   it('records only successful answers', async () => {
@@ -207,9 +210,9 @@ describe('idempotency', () => {
     const refused = await create(mock, { body: { name: 'Demo' }, headers: key('k') });
     const accepted = await create(mock, { headers: key('k') });
 
-    expect(refused?.status).toBe(400);
-    expect(accepted?.status).toBe(201);
-    expect(accepted?.headers.get('idempotent-replayed')).toBeNull();
+    expect(refused.status).toBe(400);
+    expect(accepted.status).toBe(201);
+    expect(accepted.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('does not record faulted requests', async () => {
@@ -218,8 +221,8 @@ describe('idempotency', () => {
     await create(mock, { headers: key('k') });
     const retried = await create(mock, { headers: key('k') });
 
-    expect(retried?.status).toBe(201);
-    expect(retried?.headers.get('idempotent-replayed')).toBeNull();
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('replays with the first status and body and a fresh request id', async () => {
@@ -227,9 +230,9 @@ describe('idempotency', () => {
     const first = await create(mock, { headers: key('k') });
     const replay = await create(mock, { headers: key('k') });
 
-    expect(replay?.status).toBe(201);
-    expect(await replay?.text()).toBe(await first?.text());
-    expect(replay?.headers.get('x-request-id')).not.toBe(first?.headers.get('x-request-id'));
+    expect(replay.status).toBe(201);
+    expect(await replay.text()).toBe(await first.text());
+    expect(replay.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
   });
 
   it('ignores the key on GET', async () => {
@@ -237,7 +240,7 @@ describe('idempotency', () => {
     await send(mock, '/v1/projects/proj_x', { headers: key('k') });
     const second = await send(mock, '/v1/projects/proj_x', { headers: key('k') });
 
-    expect(second?.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
   });
 });
 
@@ -261,8 +264,8 @@ describe('faults', () => {
     });
 
     const response = await create(mock);
-    expect(response?.headers.get('content-type')).toBe('text/html');
-    expect(await response?.text()).toBe('<html>Bad gateway</html>');
+    expect(response.headers.get('content-type')).toBe('text/html');
+    expect(await response.text()).toBe('<html>Bad gateway</html>');
   });
 
   it('send any other body as JSON', async () => {
@@ -270,16 +273,16 @@ describe('faults', () => {
     mock.enqueue({ kind: 'status', status: 200, body: { id: 42 } });
 
     const response = await create(mock);
-    expect(response?.headers.get('content-type')).toBe('application/json');
-    expect(await response?.json()).toEqual({ id: 42 });
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ id: 42 });
   });
 
   it('answer a status below 400 without a body unless one is given', async () => {
     const mock = createMockService();
     mock.enqueue({ kind: 'status', status: 204 }, { kind: 'status', status: 202 });
 
-    expect(await (await create(mock))?.text()).toBe('');
-    expect(await (await create(mock))?.text()).toBe('');
+    expect(await (await create(mock)).text()).toBe('');
+    expect(await (await create(mock)).text()).toBe('');
   });
 
   it('are refused at enqueue time when they could not be answered', () => {
@@ -297,7 +300,7 @@ describe('faults', () => {
     expect(() =>
       mock.enqueue({ kind: 'network-error' }, { kind: 'delay', ms: Number.NaN }),
     ).toThrow();
-    expect((await create(mock))?.status).toBe(201);
+    expect((await create(mock)).status).toBe(201);
   });
 
   it('settle a hang when its signal aborts', async () => {
@@ -307,7 +310,7 @@ describe('faults', () => {
 
     const pending = create(mock, { signal: controller.signal });
     controller.abort();
-    expect((await pending)?.type).toBe('error');
+    expect((await pending).type).toBe('error');
   });
 
   it('are dropped, with hanging requests, by reset()', async () => {
@@ -318,8 +321,8 @@ describe('faults', () => {
     await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
     mock.reset();
 
-    expect((await hanging)?.type).toBe('error');
-    expect((await create(mock))?.status).toBe(201);
+    expect((await hanging).type).toBe('error');
+    expect((await create(mock)).status).toBe(201);
   });
 });
 
@@ -348,9 +351,9 @@ describe('latency', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(vi.getTimerCount()).toBe(1);
     await vi.advanceTimersByTimeAsync(500);
-    expect((await delayed)?.status).toBe(201);
+    expect((await delayed).status).toBe(201);
 
-    expect((await create(mock))?.status).toBe(201);
+    expect((await create(mock)).status).toBe(201);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -365,7 +368,7 @@ describe('latency', () => {
     expect(vi.getTimerCount()).toBe(1);
     controller.abort();
 
-    expect((await pending)?.type).toBe('error');
+    expect((await pending).type).toBe('error');
     expect(vi.getTimerCount()).toBe(0);
     expect(mock.projects()).toEqual([]);
   });
@@ -380,7 +383,7 @@ describe('latency', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(vi.getTimerCount()).toBe(1);
     await vi.advanceTimersByTimeAsync(300);
-    expect((await pending)?.status).toBe(201);
+    expect((await pending).status).toBe(201);
   });
 });
 
