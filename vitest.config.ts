@@ -18,13 +18,19 @@ const chromium = {
 export default defineConfig({
   test: {
     projects: [
+      // examples/testing: a user's own test suite that mocks the service with agentchat/testing.
+      'examples/testing/vitest.config.ts',
       {
         test: {
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**'],
-          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+          typecheck: {
+            enabled: true,
+            include: ['test/**/*.test-d.ts'],
+            tsconfig: './tsconfig.json',
+          },
         },
       },
       {
