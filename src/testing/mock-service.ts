@@ -21,6 +21,8 @@ const DEFAULTS = {
  * Creates a stateful mock of the service whose msw handlers can run in Node (`msw/node`), in a
  * browser (`msw/browser`) or behind a real HTTP server ({@link startMockServer}).
  *
+ * @throws TypeError when `baseUrl` is not an absolute URL, and RangeError when `latencyMs` is
+ * negative or not finite.
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
