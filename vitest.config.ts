@@ -25,7 +25,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/browser/**'],
+          // test/package has its own suite (npm run test:package): it builds and installs the tarball.
+          exclude: ['test/browser/**', 'test/package/**'],
           typecheck: {
             enabled: true,
             include: ['test/**/*.test-d.ts'],
