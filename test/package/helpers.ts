@@ -1,0 +1,113 @@
+/**
+ * Shared by the packaging tests: the mock HTTP server from the installed tarball, a way to run a
+ * host script in a runtime and read its JSON line, and the scenario result every runtime must give.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, inject } from 'vitest';
+// Types only: at run time the server comes from the installed tarball, not from src/.
+import type { MockServer, RecordedRequest } from '../../src/testing/index.js';
+
+const run = promisify(execFile);
+
+/** The version every runtime must announce in its User-Agent. */
+export const packageVersion = '1.2.0';
+
+/** Path of a file in the scratch consumer project. */
+export function consumerPath(...segments: string[]): string {
+  return join(inject('consumerDir'), ...segments);
+}
+
+/**
+ * Starts `startMockServer` from the consumer's installed `agentchat/testing` (the built ESM file,
+ * loaded natively) for the tests of one file, and stops it after them.
+ */
+export function useMockServer(): { readonly server: MockServer } {
+  const state = {} as { server: MockServer };
+  beforeAll(async () => {
+    const entry = consumerPath('node_modules/agentchat/dist/testing/index.js');
+    const testing = (await import(
+      /* @vite-ignore */ pathToFileURL(entry).href
+    )) as typeof import('../../src/testing/index.js');
+    state.server = await testing.startMockServer({ port: 0 });
+  });
+  afterAll(async () => {
+    await state.server?.close();
+  });
+  return state;
+}
+
+/**
+ * Runs a program in the consumer project and parses the JSON line it prints last. A non-zero exit
+ * fails with everything the program printed, so a broken runtime explains itself.
+ */
+export async function runJson(
+  bin: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Record<string, unknown>> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run(bin, [...args], {
+      cwd: inject('consumerDir'),
+      timeout: 90_000,
+      // A clean environment, so the client reads no stray AGENTCHAT_* variables.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    }));
+  } catch (error) {
+    const { stdout: out, stderr, message } = error as Error & { stdout?: string; stderr?: string };
+    throw new Error(`${bin} ${args.join(' ')} failed: ${message}\n${out ?? ''}\n${stderr ?? ''}`);
+  }
+  const lastLine = stdout.trim().split('\n').at(-1) ?? '';
+  try {
+    return JSON.parse(lastLine) as Record<string, unknown>;
+  } catch {
+    throw new Error(`${bin} ${args.join(' ')} printed no JSON result:\n${stdout}`);
+  }
+}
+
+/** What test/package/consumer/scenario.cjs returns when the package works, for a run's label. */
+export function expectedScenario(label: string) {
+  return {
+    created: { status: 'active', idPrefix: 'proj_' },
+    project: {
+      sameId: true,
+      name: `Runtime check (${label})`,
+      agentId: 'agent_runtime',
+      metadata: { runtime: label },
+    },
+    reply: {
+      message: 'Hello! agent_runtime here. How can I help with your project today?',
+      suggestionCount: 3,
+    },
+    notFound: {
+      name: 'NotFoundError',
+      status: 404,
+      isNotFoundError: true,
+      isAPIError: true,
+      isAgentChatError: true,
+      isRateLimitError: false,
+    },
+    invalid: {
+      name: 'RequestValidationError',
+      isRequestValidationError: true,
+      isAgentChatError: true,
+      isAPIError: false,
+      fields: ['name'],
+    },
+  };
+}
+
+/** The create request of one scenario run: it carries the run's label in the project metadata. */
+export function createRequestOf(server: MockServer, label: string): RecordedRequest {
+  const create = server.service.requests.find(
+    (request) =>
+      request.method === 'POST' &&
+      (request.body as { metadata?: { runtime?: unknown } } | undefined)?.metadata?.runtime ===
+        label,
+  );
+  if (!create) throw new Error(`The mock saw no project created by the run "${label}".`);
+  return create;
+}
