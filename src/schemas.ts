@@ -118,9 +118,15 @@ export interface ChatReply {
 
 const nonEmptyString = z.string().check(z.minLength(1));
 
-/** An id goes into a path segment: `.` and `..` would change the route, so they are refused. */
+/**
+ * An id goes into a path segment: `.` and `..` would change the route, so they are refused, and so
+ * is a lone UTF-16 surrogate, which has no UTF-8 form to percent-encode.
+ */
 const pathId = nonEmptyString.check(
   z.refine((id) => id !== '.' && id !== '..', { message: 'must not be "." or ".."' }),
+  z.refine((id) => !/\p{Cs}/u.test(id), {
+    message: 'must not contain a lone surrogate (half of a UTF-16 pair)',
+  }),
 );
 
 const metadata = z.custom<Metadata>().check(
@@ -195,6 +201,13 @@ function findNonJson(
   }
   if (seen.has(value))
     return { path, message: 'expected a JSON value, received a circular reference' };
+  if (Array.isArray(value) && !isDenseArray(value)) {
+    // JSON would turn each hole into null and drop any named property.
+    return {
+      path,
+      message: 'expected a JSON array, received a sparse array or one with named properties',
+    };
+  }
   seen.add(value);
   for (const [key, item] of Object.entries(value)) {
     const problem = findNonJson(item, [...path, Array.isArray(value) ? Number(key) : key], seen);
@@ -202,6 +215,12 @@ function findNonJson(
   }
   seen.delete(value);
   return undefined;
+}
+
+/** True when an array's own keys are exactly its indexes 0 to length - 1. */
+function isDenseArray(value: unknown[]): boolean {
+  const keys = Object.keys(value);
+  return keys.length === value.length && keys.every((key, index) => key === String(index));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

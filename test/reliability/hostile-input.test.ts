@@ -1,0 +1,401 @@
+/**
+ * Property: whatever a caller passes to `projects.create`, `projects.get` or `chat.send`, the call
+ * either sends it faithfully (the id as exactly one path segment, the body as given) or refuses
+ * it with `RequestValidationError` and sends nothing. Nothing else: no TypeError or URIError, no
+ * synchronous throw, no change to `Object.prototype`.
+ */
+import * as fc from 'fast-check';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AgentChatError, APIError, Client, RequestValidationError } from '../../src/index.js';
+import { createMockService, type RecordedRequest } from '../../src/testing/index.js';
+
+const service = createMockService();
+const server = setupServer(...service.handlers);
+const client = new Client({ apiKey: 'sk_test_hostile', baseUrl: service.baseUrl, maxRetries: 0 });
+const basePath = new URL(service.baseUrl).pathname;
+
+// ---------------------------------------------------------------------------------------------
+// Hostile values
+
+/** Any UTF-16 code unit, lone surrogates included (fast-check's own units never produce those). */
+const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
+
+/** Pieces that mean something to URLs, paths, terminals or parsers. */
+const trickyPiece = fc.constantFrom(
+  '/',
+  '?',
+  '#',
+  '%',
+  '%2F',
+  '%2e%2e',
+  '%zz',
+  '.',
+  '..',
+  '../',
+  '/../admin',
+  '\\',
+  ' ',
+  '+',
+  '&',
+  '=',
+  ';',
+  '\u0000',
+  '\n',
+  '\r\n',
+  '\t',
+  '\ud800',
+  '\udfff',
+  '\ud83d\ude00',
+  '👍🏽',
+  'e\u0301',
+  '\u202e',
+  '\ufeff',
+  '\u2028',
+  'ﬀ',
+  'İ',
+  '__proto__',
+  'constructor',
+  'proj_1',
+);
+
+const oddString = fc.oneof(
+  {
+    arbitrary: fc.array(trickyPiece, { minLength: 1, maxLength: 6 }).map((p) => p.join('')),
+    weight: 4,
+  },
+  { arbitrary: fc.string({ unit: codeUnit, maxLength: 12 }), weight: 3 },
+  { arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }), weight: 2 },
+  { arbitrary: fc.constantFrom('.', '..', ''), weight: 1 },
+  { arbitrary: fc.constant('%/?#'.repeat(2_500)), weight: 1 },
+);
+
+/** As `oddString`, plus a megabyte: for bodies, where size is the service's concern alone. */
+const oddText = fc.oneof(
+  { arbitrary: oddString, weight: 9 },
+  { arbitrary: fc.constant('x'.repeat(1_000_000)), weight: 1 },
+);
+
+/** Values of every type but string. */
+const notAString = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.bigInt(),
+  fc.constant(Symbol('id')),
+  fc.constant(() => 'proj_1'),
+  fc.constant(new String('proj_1')),
+  fc.constant(new Date(0)),
+  fc.array(fc.string(), { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+);
+
+/** Anything a caller might pass where a string belongs. */
+const anyValue = fc.oneof(
+  { arbitrary: oddString, weight: 3 },
+  { arbitrary: notAString, weight: 1 },
+);
+const anyText = fc.oneof({ arbitrary: oddText, weight: 3 }, { arbitrary: notAString, weight: 1 });
+
+/** JSON texts whose parse gives own keys that name prototypes, at the top and nested. */
+const pollutingJson = fc.constantFrom(
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"a":{"__proto__":{"polluted":true}},"b":[{"__proto__":null}]}',
+  '{"__proto__":[],"prototype":1,"toString":"x","hasOwnProperty":false,"valueOf":null}',
+  '{"nested":{"constructor":{"prototype":{"polluted":true}},"__proto__":{"isAdmin":true}}}',
+);
+
+/** Objects JSON carries faithfully, with odd keys and values. */
+const jsonObject = fc.oneof(
+  pollutingJson.map((text) => JSON.parse(text) as Record<string, unknown>),
+  fc.dictionary(
+    oddString.filter((key) => key.length < 100),
+    fc.jsonValue({ maxDepth: 3 }),
+    {
+      maxKeys: 4,
+    },
+  ),
+  fc.constant(Object.assign(Object.create(null) as Record<string, unknown>, { tier: 2 })),
+);
+
+/** Metadata JSON cannot carry as given: it must be refused, never silently changed. */
+const notJsonMetadata = fc.oneof(
+  fc.constant([]),
+  fc.constant(new Date(0)),
+  fc.constant(new Map([['a', 1]])),
+  fc.constant({ when: new Date(0) }),
+  fc.constant({ n: Number.NaN }),
+  fc.constant({ n: Number.POSITIVE_INFINITY }),
+  fc.constant({ n: 1n }),
+  fc.constant({ f: () => 1 }),
+  fc.constant({ u: undefined }),
+  fc.constant({ s: Symbol('s') }),
+  fc.constant({ list: [1, undefined, 3] }),
+  fc.constant({ sparse: Object.assign([1], { 2: 3 }) }),
+  fc.constant({ named: Object.assign([1, 2], { label: 'x' }) }),
+  fc.constant(
+    new (class Settings {
+      tier = 2;
+    })(),
+  ),
+  fc.constant(
+    (() => {
+      const cycle: Record<string, unknown> = {};
+      cycle.self = cycle;
+      return cycle;
+    })(),
+  ),
+);
+
+const metadata = fc.oneof(
+  { arbitrary: fc.constant(undefined), weight: 2 },
+  { arbitrary: jsonObject, weight: 4 },
+  { arbitrary: notJsonMetadata, weight: 2 },
+  { arbitrary: notAString, weight: 1 },
+);
+
+// ---------------------------------------------------------------------------------------------
+// What the contract allows through
+
+const surrogate = /\p{Cs}/u;
+
+/** A string that can go into a path segment as itself. */
+function isValidId(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value !== '' &&
+    value !== '.' &&
+    value !== '..' &&
+    !surrogate.test(value)
+  );
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
+/** True for metadata that JSON carries exactly as given. */
+function isJsonObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  try {
+    return (
+      JSON.stringify(JSON.parse(JSON.stringify(value))) === JSON.stringify(value) &&
+      carriesExactly(value)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** No value JSON would drop or rewrite on the way: undefined, functions, symbols, non-finite numbers. */
+function carriesExactly(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) {
+    // Holes become null and named properties vanish.
+    const dense = Object.keys(value).every((key, index) => key === String(index));
+    return dense && Object.keys(value).length === value.length && value.every(carriesExactly);
+  }
+  if (typeof value === 'object') {
+    const prototype = Object.getPrototypeOf(value);
+    return (
+      (prototype === Object.prototype || prototype === null) &&
+      Object.values(value).every(carriesExactly)
+    );
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks
+
+const prototypeKeys = Reflect.ownKeys(Object.prototype);
+
+/** Calls `send`, then checks the outcome is one of the two allowed and nothing else happened. */
+async function expectSentOrRefused(
+  send: () => Promise<unknown>,
+  shouldSend: boolean,
+  checkRequest: (request: RecordedRequest) => void,
+): Promise<void> {
+  service.reset();
+  let promise: Promise<unknown> | undefined;
+  expect(() => {
+    promise = send();
+  }, 'a call never throws synchronously').not.toThrow();
+  const outcome = await (promise as Promise<unknown>).then(
+    () => ({ ok: true as const, error: undefined }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
+  if (!shouldSend) {
+    expect(outcome.error, 'refused').toBeInstanceOf(RequestValidationError);
+    expect(service.requests, 'nothing sent').toEqual([]);
+  } else {
+    expect(service.requests).toHaveLength(1);
+    checkRequest(service.requests[0] as RecordedRequest);
+    // The service may refuse what it got (no such project); that is an APIError, never a crash.
+    if (!outcome.ok) expect(outcome.error).toBeInstanceOf(APIError);
+  }
+  if (!outcome.ok) expect(outcome.error).toBeInstanceOf(AgentChatError);
+
+  expect(Reflect.ownKeys(Object.prototype)).toEqual(prototypeKeys);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+}
+
+/** The id reached the service as one percent-encoded segment that decodes to itself. */
+function expectIdSegment(request: RecordedRequest, id: string, suffix: string): void {
+  const prefix = `${basePath}/v1/projects/`;
+  expect(request.path.startsWith(prefix)).toBe(true);
+  expect(request.path.endsWith(suffix)).toBe(true);
+  const segment = request.path.slice(prefix.length, request.path.length - suffix.length);
+  expect(segment).not.toMatch(/[/?#]/);
+  expect(decodeURIComponent(segment)).toBe(id);
+  expect(new URL(request.url).search).toBe('');
+  expect(new URL(request.url).hash).toBe('');
+}
+
+describe('hostile input', () => {
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  afterEach(() => service.reset());
+  afterAll(() => server.close());
+
+  it('projects.get sends any id as one encoded segment, or refuses it', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyValue, async (id) => {
+        await expectSentOrRefused(
+          () => client.projects.get(id as string),
+          isValidId(id),
+          (request) => {
+            expect(request.method).toBe('GET');
+            expectIdSegment(request, id as string, '');
+          },
+        );
+      }),
+      {
+        numRuns: 200,
+        examples: [
+          ['\ud800'],
+          ['a\udfffb'],
+          ['.'],
+          ['..'],
+          [''],
+          ['a/b?c#d%e'],
+          ['../admin'],
+          ['%2e%2e'],
+          ['proj_1/chat'],
+          [42],
+          [null],
+        ],
+      },
+    );
+  });
+
+  it('chat.send sends any projectId and message faithfully, or refuses them', async () => {
+    const params = fc.oneof(
+      { arbitrary: fc.record({ projectId: anyValue, message: anyText }), weight: 5 },
+      {
+        arbitrary: fc.record({ projectId: anyValue, message: anyValue, extra: anyValue }),
+        weight: 1,
+      },
+      { arbitrary: notAString, weight: 1 },
+    );
+    await fc.assert(
+      fc.asyncProperty(params, async (input) => {
+        const fields = input as { projectId?: unknown; message?: unknown };
+        const shouldSend =
+          typeof input === 'object' &&
+          input !== null &&
+          !Array.isArray(input) &&
+          Object.keys(input).every((key) => key === 'projectId' || key === 'message') &&
+          isValidId(fields.projectId) &&
+          isNonEmptyString(fields.message);
+        await expectSentOrRefused(
+          () => client.chat.send(input as never),
+          shouldSend,
+          (request) => {
+            expect(request.method).toBe('POST');
+            expectIdSegment(request, fields.projectId as string, '/chat');
+            expect(request.body).toEqual({ message: fields.message });
+          },
+        );
+      }),
+      {
+        numRuns: 200,
+        examples: [
+          [{ projectId: '\ud83d', message: 'hi' }],
+          [{ projectId: '../../v1/projects', message: 'hi' }],
+          [{ projectId: 'p', message: '\udc00 lone' }],
+          [{ projectId: 'p', message: 'x'.repeat(1_000_000) }],
+          [{ projectId: 'p', message: '' }],
+        ],
+      },
+    );
+  });
+
+  it('projects.create sends any name, agentId and metadata faithfully, or refuses them', async () => {
+    const params = fc.oneof(
+      {
+        arbitrary: fc.record(
+          { name: anyText, agentId: anyValue, metadata },
+          { requiredKeys: ['name', 'agentId'] },
+        ),
+        weight: 6,
+      },
+      // Own keys that name prototypes at the top level, from JSON.parse as a web handler would.
+      {
+        arbitrary: fc
+          .constantFrom(
+            '{"name":"n","agentId":"a","__proto__":{"polluted":true}}',
+            '{"name":"n","agentId":"a","constructor":{"prototype":{"polluted":true}}}',
+            '{"name":"n","agentId":"a","metadata":{"__proto__":{"polluted":true}}}',
+          )
+          .map((text) => JSON.parse(text) as unknown),
+        weight: 1,
+      },
+      { arbitrary: notAString, weight: 1 },
+    );
+    await fc.assert(
+      fc.asyncProperty(params, async (input) => {
+        const fields = input as { name?: unknown; agentId?: unknown; metadata?: unknown };
+        const shouldSend =
+          typeof input === 'object' &&
+          input !== null &&
+          !Array.isArray(input) &&
+          Object.keys(input).every((key) => ['name', 'agentId', 'metadata'].includes(key)) &&
+          isNonEmptyString(fields.name) &&
+          isNonEmptyString(fields.agentId) &&
+          (fields.metadata === undefined || isJsonObject(fields.metadata));
+        await expectSentOrRefused(
+          () => client.projects.create(input as never),
+          shouldSend,
+          (request) => {
+            expect(request.method).toBe('POST');
+            expect(request.path).toBe(`${basePath}/v1/projects`);
+            const expected =
+              fields.metadata === undefined
+                ? { name: fields.name, agentId: fields.agentId }
+                : { name: fields.name, agentId: fields.agentId, metadata: fields.metadata };
+            // As JSON, so that own `__proto__` keys and lone surrogates are compared exactly.
+            expect(JSON.stringify(request.body)).toBe(JSON.stringify(expected));
+          },
+        );
+      }),
+      {
+        numRuns: 200,
+        examples: [
+          [{ name: 'n', agentId: 'a', metadata: JSON.parse('{"__proto__":{"polluted":true}}') }],
+          [{ name: 'n', agentId: 'a', metadata: { sparse: Object.assign([1], { 2: 3 }) } }],
+          [{ name: 'n', agentId: 'a', metadata: { named: Object.assign([1], { label: 'x' }) } }],
+          [{ name: '\ud800', agentId: 'a\udfff' }],
+          [JSON.parse('{"name":"n","agentId":"a","__proto__":{"polluted":true}}')],
+        ],
+      },
+    );
+  });
+});
