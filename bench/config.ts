@@ -1,0 +1,25 @@
+/** How much each measurement does: the full run, and the short smoke run CI makes. */
+export interface BenchConfig {
+  overhead: { warmup: number; samples: number; batch: number };
+  sequential: { warmup: number; samples: number };
+  burst: { requests: number; concurrency: number; rounds: number; warmup: number };
+  heap: { requests: number; warmup: number };
+  coldImport: { runs: number };
+}
+
+export const FULL: BenchConfig = {
+  overhead: { warmup: 20, samples: 300, batch: 100 },
+  sequential: { warmup: 300, samples: 3000 },
+  burst: { requests: 4000, concurrency: 64, rounds: 10, warmup: 1 },
+  heap: { requests: 10_000, warmup: 1000 },
+  coldImport: { runs: 20 },
+};
+
+/** Enough to see every figure and catch a broken benchmark; too few samples to judge by. */
+export const SMOKE: BenchConfig = {
+  overhead: { warmup: 5, samples: 30, batch: 50 },
+  sequential: { warmup: 30, samples: 200 },
+  burst: { requests: 1000, concurrency: 64, rounds: 2, warmup: 0 },
+  heap: { requests: 1000, warmup: 200 },
+  coldImport: { runs: 3 },
+};

@@ -1,0 +1,37 @@
+/**
+ * Heap retained by each contender after many requests: a child process per contender (see
+ * heap-child.ts) against the shared mock server.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { ContenderName } from './contenders.js';
+
+/** What a heap child reports: `heapUsed` after full collections, before and after the requests. */
+export interface HeapResult {
+  before: number;
+  after: number;
+}
+
+/** Runs `requests` calls of `contender` (after `warmup` uncounted ones) in a fresh process. */
+export async function measureRetainedHeap(
+  contender: ContenderName,
+  target: { baseUrl: string; apiKey: string; projectId: string },
+  { requests, warmup }: { requests: number; warmup: number },
+): Promise<HeapResult> {
+  const child = fork(
+    fileURLToPath(new URL('./heap-child.ts', import.meta.url)),
+    [contender, target.baseUrl, target.apiKey, target.projectId, String(requests), String(warmup)],
+    {
+      execArgv: ['--expose-gc', '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  let result: HeapResult | undefined;
+  child.on('message', (message: HeapResult) => {
+    result = message;
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0 || !result) throw new Error(`heap child for ${contender} exited with ${code}`);
+  return result;
+}
