@@ -119,10 +119,17 @@ const timeoutSchema = z.number().check(z.positive(), z.lte(MAX_TIMEOUT_MS));
 const maxRetriesSchema = z.int().check(z.gte(0), z.lte(100));
 /** What fetch accepts in a header; anything else would fail inside fetch with a bare TypeError. */
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const headerValue = /^[^\0\r\n]*$/;
+/**
+ * A header value fetch and Node's HTTP client both send (RFC 9110 field-value): tabs, spaces,
+ * visible ASCII and Latin-1. fetch refuses code points above U+00FF, Node's client also control
+ * characters, so each would otherwise surface as a connection error, retried in vain.
+ */
+export const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
+const headerValueMessage =
+  'must not contain line breaks, control characters or characters above U+00FF';
 const headersSchema = z.record(
   z.string().check(z.regex(headerName, { message: 'is not a valid header name' })),
-  z.string().check(z.regex(headerValue, { message: 'must not contain line breaks or NUL' })),
+  z.string().check(z.regex(headerValue, { message: headerValueMessage })),
 );
 const abortSignal = z.custom<AbortSignal>(
   (value) =>
@@ -138,19 +145,16 @@ export const requestOptionsSchema = z.strictObject({
   timeout: z.optional(timeoutSchema),
   maxRetries: z.optional(maxRetriesSchema),
   headers: z.optional(headersSchema),
-  idempotencyKey: z.optional(z.string().check(z.minLength(1))),
+  idempotencyKey: z.optional(
+    z.string().check(z.minLength(1), z.regex(headerValue, { message: headerValueMessage })),
+  ),
 });
 
 export const clientOptionsSchema = z.strictObject({
   apiKey: z.optional(
     z.union(
       [
-        z
-          .string()
-          .check(
-            z.minLength(1),
-            z.regex(headerValue, { message: 'must not contain line breaks or NUL' }),
-          ),
+        z.string().check(z.minLength(1), z.regex(headerValue, { message: headerValueMessage })),
         z.custom<() => string | Promise<string>>((v) => typeof v === 'function'),
       ],
       { message: 'expected a string or a function returning one' },

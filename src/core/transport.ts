@@ -25,7 +25,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import type { Log } from './logger.js';
-import { type RequestOptions, requestOptionsSchema } from './options.js';
+import { headerValue, type RequestOptions, requestOptionsSchema } from './options.js';
 import { type AttemptOutcome, retryDelay, serverRetryAfter } from './retry.js';
 import { validate } from './validation.js';
 
@@ -215,9 +215,9 @@ export class Transport {
     } catch (error) {
       throw new AgentChatError('The apiKey function failed, so nothing was sent', { cause: error });
     }
-    if (typeof key !== 'string' || key === '' || /[\0\r\n]/.test(key)) {
+    if (typeof key !== 'string' || key === '' || !headerValue.test(key)) {
       throw new AgentChatError(
-        'The apiKey function must return a non-empty string without line breaks; nothing was sent',
+        'The apiKey function must return a non-empty string without line breaks, control characters or characters above U+00FF; nothing was sent',
       );
     }
     return key;

@@ -9,6 +9,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentChatError, APIError, Client, RequestValidationError } from '../../src/index.js';
 import { createMockService, type RecordedRequest } from '../../src/testing/index.js';
+import { leaksOf } from './support.js';
 
 const service = createMockService();
 const server = setupServer(...service.handlers);
@@ -171,6 +172,16 @@ function isValidId(value: unknown): value is string {
     value !== '..' &&
     !surrogate.test(value)
   );
+}
+
+/** RFC 9110 token: what a header name may be. */
+const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** RFC 9110 field-value characters: tab, space, visible ASCII and obs-text (U+0080 to U+00FF). */
+const fieldValue = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** A header value as fetch puts it on the wire: leading and trailing spaces and tabs dropped. */
+function normalizedHeader(value: string): string {
+  return value.replace(/^[\t ]+|[\t ]+$/g, '');
 }
 
 function isNonEmptyString(value: unknown): value is string {
@@ -394,6 +405,133 @@ describe('hostile input', () => {
           [{ name: 'n', agentId: 'a', metadata: { named: Object.assign([1], { label: 'x' }) } }],
           [{ name: '\ud800', agentId: 'a\udfff' }],
           [JSON.parse('{"name":"n","agentId":"a","__proto__":{"polluted":true}}')],
+        ],
+      },
+    );
+  });
+  it('headers, Idempotency-Key and API key are sent as given or refused, never half-sent', async () => {
+    const headerName = fc.oneof(
+      fc.constantFrom('x-trace', 'x-tenant', 'X-Mixed-Case', 'x_under', "x-!#$%&'*+.^`|~"),
+      fc.string({ unit: codeUnit, minLength: 1, maxLength: 8 }).map((name) => `x-${name}`),
+    );
+    const headerText = fc.oneof(
+      fc.string({ unit: codeUnit, maxLength: 12 }),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 12 }),
+      fc.constantFrom('caf\u00e9', ' padded\t', 'a\r\nInjected: 1', 'nul\u0000', '€', '\ud800'),
+    );
+    const setting = fc.record({
+      // Lower-case names only, so two spellings of one name never merge into one header.
+      headers: fc.dictionary(
+        headerName.map((name) => name.toLowerCase()),
+        headerText,
+        { maxKeys: 3 },
+      ),
+      idempotencyKey: fc.option(headerText, { nil: undefined }),
+      apiKey: fc.oneof(
+        headerText.map((text) => `sk_test_${text}`),
+        fc.stringMatching(/^sk_live_[A-Za-z0-9]{20}$/),
+      ),
+      keyAsFunction: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(setting, async ({ headers, idempotencyKey, apiKey, keyAsFunction }) => {
+        const keyIsValid = fieldValue.test(apiKey);
+        let keyed: Client;
+        try {
+          keyed = new Client({
+            apiKey: keyAsFunction ? () => apiKey : apiKey,
+            baseUrl: service.baseUrl,
+            maxRetries: 2,
+          });
+        } catch (error) {
+          // Only a key given as a string is checked up front; it never shows in the error.
+          expect(keyAsFunction || keyIsValid).toBe(false);
+          expect(error).toBeInstanceOf(AgentChatError);
+          expect(leaksOf(error, apiKey)).toEqual([]);
+          return;
+        }
+        // A key given as a string that fetch could not send is refused at construction.
+        if (!keyAsFunction) expect(keyIsValid).toBe(true);
+        const optionsValid =
+          Object.entries(headers).every(
+            ([name, value]) => headerToken.test(name) && fieldValue.test(value),
+          ) &&
+          (idempotencyKey === undefined ||
+            (idempotencyKey !== '' && fieldValue.test(idempotencyKey)));
+        const options = idempotencyKey === undefined ? { headers } : { headers, idempotencyKey };
+
+        service.reset();
+        const outcome = await keyed.chat
+          .send({ projectId: 'proj_none', message: 'hi' }, options)
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+
+        expect(outcome).toBeInstanceOf(AgentChatError);
+        expect(leaksOf(outcome, apiKey)).toEqual([]);
+        if (!optionsValid || !keyIsValid) {
+          expect(service.requests).toEqual([]);
+          if (!optionsValid) expect(outcome).toBeInstanceOf(RequestValidationError);
+          return;
+        }
+        // Sent once (the project does not exist: 404, not retried), every header as given.
+        expect(outcome).toBeInstanceOf(APIError);
+        expect(service.requests).toHaveLength(1);
+        const sent = (service.requests[0] as RecordedRequest).headers;
+        expect(sent.authorization).toBe(normalizedHeader(`Bearer ${apiKey}`));
+        if (idempotencyKey !== undefined) {
+          expect(sent['idempotency-key']).toBe(normalizedHeader(idempotencyKey));
+        }
+        for (const [name, value] of Object.entries(headers)) {
+          if (!['authorization', 'idempotency-key', 'user-agent', 'content-type'].includes(name)) {
+            expect(sent[name]).toBe(normalizedHeader(value));
+          }
+        }
+      }),
+      {
+        numRuns: 200,
+        examples: [
+          [
+            {
+              headers: { 'x-a': '€' },
+              idempotencyKey: undefined,
+              apiKey: 'sk_live_ok_key_123456',
+              keyAsFunction: false,
+            },
+          ],
+          [
+            {
+              headers: { 'x-a': 'a\u0001b' },
+              idempotencyKey: undefined,
+              apiKey: 'sk_live_ok_key_123456',
+              keyAsFunction: false,
+            },
+          ],
+          [
+            {
+              headers: {},
+              idempotencyKey: '\u00e9t\u00e9-€',
+              apiKey: 'sk_live_ok_key_123456',
+              keyAsFunction: false,
+            },
+          ],
+          [
+            {
+              headers: {},
+              idempotencyKey: undefined,
+              apiKey: 'sk_test_€_secret_part',
+              keyAsFunction: true,
+            },
+          ],
+          [
+            {
+              headers: {},
+              idempotencyKey: undefined,
+              apiKey: 'sk_test_line\nbreak_secret',
+              keyAsFunction: true,
+            },
+          ],
         ],
       },
     );
