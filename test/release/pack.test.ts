@@ -61,7 +61,9 @@ beforeAll(async () => {
     await cp(join(repo, file), join(copy, file));
   }
   const output = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], copy);
-  [packed] = JSON.parse(output) as PackResult[];
+  const [result] = JSON.parse(output) as PackResult[];
+  if (!result) throw new Error(`npm pack reported nothing:\n${output}`);
+  packed = result;
   paths = packed.files.map((file) => file.path).sort();
 }, 240_000);
 
