@@ -3,8 +3,9 @@
  *
  *   AGENTCHAT_API_KEY=sk_... AGENTCHAT_BASE_URL=https://host/api npx tsx examples/quickstart.ts
  *
- * No service at hand? `npm run mock` starts the mock service on 127.0.0.1 and prints the two
- * variables to set.
+ * No service at hand? `npm run mock` starts the mock service on http://127.0.0.1:4010/api; then
+ *
+ *   AGENTCHAT_API_KEY=sk_test AGENTCHAT_BASE_URL=http://127.0.0.1:4010/api npx tsx examples/quickstart.ts
  */
 import { Client } from 'agentchat';
 
