@@ -69,6 +69,12 @@ export interface MockServer {
 const DEFAULTS = { port: 0, host: '127.0.0.1', basePath: '/api' } as const;
 
 /**
+ * In a variable so that bundlers do not follow it: a browser build of `agentchat/testing` fails
+ * on `node:http` (esbuild, webpack) even though only this Node-only function would load it.
+ */
+const NODE_HTTP = 'node:http';
+
+/**
  * Starts the mock service as an HTTP server, for clients that cannot use msw: other processes,
  * other languages, curl.
  *
@@ -90,7 +96,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     ...serviceOptions
   } = options;
   // Loaded here rather than at the top so that `agentchat/testing` stays importable in a browser.
-  const { createServer } = await import('node:http');
+  const { createServer } = (await import(
+    /* @vite-ignore */ /* webpackIgnore: true */ NODE_HTTP
+  )) as typeof import('node:http');
   const server = createServer();
   await listen(server, port, host);
 
