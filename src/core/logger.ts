@@ -12,6 +12,10 @@ export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 /**
  * Where log lines go; `console` fits, and so do pino, winston and most other loggers.
  *
+ * Each attempt's line comes with a details object: `method`, `path`, `status`, `attempt`,
+ * `maxAttempts`, `durationMs`, `requestId`, `retryInMs` when a retry follows, and the request's
+ * `headers` with the Authorization header and other secret-named values redacted.
+ *
  * @example
  * ```ts
  * const lines: string[] = [];

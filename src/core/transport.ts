@@ -102,6 +102,13 @@ export class Transport {
     const idempotencyKey =
       endpoint.method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
     const headers = { ...this.#config.headers, ...options.headers };
+    // The request's headers as a log line's details show them. The key is never put in: the
+    // logger redacts other secrets (an x-api-key of the caller's) by their names.
+    const loggedHeaders = {
+      ...this.#headersFor(headers, body !== undefined),
+      authorization: 'Bearer [redacted]',
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    };
 
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new APIUserAbortError(call, signal.reason);
@@ -117,11 +124,24 @@ export class Transport {
         context: { apiKey, idempotencyKey },
       });
       const attemptLabel = `attempt ${attempt + 1}/${maxRetries + 1}`;
+      const details = {
+        method: call.method,
+        path: call.path,
+        attempt: attempt + 1,
+        maxAttempts: maxRetries + 1,
+        durationMs: Date.now() - started,
+        requestId:
+          result.kind === 'response'
+            ? (result.response.headers.get('x-request-id') ?? undefined)
+            : undefined,
+        headers: loggedHeaders,
+      };
 
       if (result.kind === 'response' && result.response.ok) {
         this.#config.log(
           'debug',
-          `${call.method} ${call.path} → ${result.response.status} (${attemptLabel}, ${Date.now() - started} ms)`,
+          `${call.method} ${call.path} → ${result.response.status} (${attemptLabel}, ${details.durationMs} ms)`,
+          { ...details, status: result.response.status },
         );
         return parseSuccess(call, result.response, result.text, endpoint.output, apiKey);
       }
@@ -139,7 +159,8 @@ export class Transport {
       const status = result.kind === 'response' ? result.response.status : error.name;
       this.#config.log(
         wait === undefined ? 'info' : 'debug',
-        `${call.method} ${call.path} → ${status} (${attemptLabel}, ${Date.now() - started} ms)${wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`}`,
+        `${call.method} ${call.path} → ${status} (${attemptLabel}, ${details.durationMs} ms)${wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`}`,
+        { ...details, status, ...(wait === undefined ? {} : { retryInMs: Math.round(wait) }) },
       );
       if (wait === undefined) throw error;
       try {
