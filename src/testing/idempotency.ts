@@ -10,40 +10,45 @@ export type IdempotencyVerdict =
   | { kind: 'replay'; response: Response }
   | { kind: 'conflict' };
 
+/** A request carrying an Idempotency-Key. Records are scoped by key, method and path. */
+export interface KeyedRequest {
+  key: string;
+  method: string;
+  path: string;
+  /** Equal for equal bodies; see `bodyFingerprint`. */
+  fingerprint: string;
+}
+
 /**
- * The mock's memory of Idempotency-Keys, scoped by key, method and path.
+ * The mock's memory of Idempotency-Keys.
  *
  * @example
  * ```ts
  * const records = createIdempotencyRecords();
- * records.save(scope, fingerprint, response);
- * records.check(scope, fingerprint); // { kind: 'replay', response }
+ * records.save(request, response);
+ * records.check(request); // { kind: 'replay', response }
  * ```
  */
 export function createIdempotencyRecords() {
   const records = new Map<string, IdempotencyRecord>();
-  const keyOf = (scope: IdempotencyScope) => JSON.stringify([scope.key, scope.method, scope.path]);
+  const scopeOf = ({ key, method, path }: KeyedRequest) => JSON.stringify([key, method, path]);
 
   return {
-    check(scope: IdempotencyScope, fingerprint: string): IdempotencyVerdict {
-      const record = records.get(keyOf(scope));
+    check(request: KeyedRequest): IdempotencyVerdict {
+      const record = records.get(scopeOf(request));
       if (!record) return { kind: 'new' };
-      if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
+      if (record.fingerprint !== request.fingerprint) return { kind: 'conflict' };
       return { kind: 'replay', response: replayOf(record.response) };
     },
     /** Keeps a clone: the original goes to the client, whose reading would drain it. */
-    save(scope: IdempotencyScope, fingerprint: string, response: Response): void {
-      records.set(keyOf(scope), { fingerprint, response: response.clone() });
+    save(request: KeyedRequest, response: Response): void {
+      records.set(scopeOf(request), {
+        fingerprint: request.fingerprint,
+        response: response.clone(),
+      });
     },
     clear: () => records.clear(),
   };
-}
-
-/** Which request an Idempotency-Key belongs to. */
-export interface IdempotencyScope {
-  key: string;
-  method: string;
-  path: string;
 }
 
 /** A fresh copy of the recorded answer, marked as a replay. */

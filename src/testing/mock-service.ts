@@ -98,20 +98,19 @@ export function createMockService(options: MockServiceOptions = {}): MockService
 
     // GET is idempotent by nature; keys only matter where a retry could create twice.
     const key = method === 'POST' ? request.headers.get('idempotency-key') : null;
-    const scope = key ? { key, method, path } : undefined;
-    const fingerprint = bodyFingerprint(body);
-    if (scope) {
-      const verdict = idempotency.check(scope, fingerprint);
+    const keyed = key ? { key, method, path, fingerprint: bodyFingerprint(body) } : undefined;
+    if (keyed) {
+      const verdict = idempotency.check(keyed);
       if (verdict.kind === 'replay') return verdict.response;
       if (verdict.kind === 'conflict') {
-        const message = `Idempotency-Key ${JSON.stringify(scope.key)} was already used with a different request body`;
+        const message = `Idempotency-Key ${JSON.stringify(keyed.key)} was already used with a different request body`;
         return errorResponse(409, requestId, message);
       }
     }
 
     const response = match.route.handle({ params: match.params, body, requestId, store });
     // Only successes are kept: a client retrying after a 400 or 404 deserves a fresh answer.
-    if (scope && response.ok) idempotency.save(scope, fingerprint, response);
+    if (keyed && response.ok) idempotency.save(keyed, response);
     return response;
   }
 

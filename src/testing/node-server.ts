@@ -108,7 +108,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     baseUrl: url + normalizeBasePath(basePath),
   });
   server.on('request', (req, res) => {
-    void serve(service.handlers, url, req, res);
+    // A failure while streaming the answer can only cut it short; never crash the host process.
+    serve(service.handlers, url, req, res).catch(() => res.destroy());
   });
 
   let closing: Promise<void> | undefined;
