@@ -19,28 +19,28 @@ export interface RequestOptions {
    * The call rejects with `APIUserAbortError`.
    * @default none: the call ends only when it succeeds, fails or runs out of retries
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * How long one attempt may take, in ms, including reading the response body.
    * @default the client's `timeout` (60 000)
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
    * How many times to retry a failed attempt.
    * @default the client's `maxRetries` (2)
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * Headers for this call, over the client's `headers`.
    * @default the client's `headers`
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * The `Idempotency-Key` for a POST, sent on every attempt. Reuse one to make a call safe to
    * repeat across process restarts.
    * @default a new UUID per call
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -68,48 +68,48 @@ export interface ClientOptions {
    * new Client({ apiKey: async () => (await fetch('/token')).text(), baseUrl, dangerouslyAllowBrowser: true });
    * ```
    */
-  apiKey?: string | (() => string | Promise<string>);
+  apiKey?: string | (() => string | Promise<string>) | undefined;
   /**
    * The service root that precedes `/v1`, such as `https://host/api`. A trailing slash is fine.
    * @default process.env.AGENTCHAT_BASE_URL
    */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * How many times to retry a failed attempt (connection errors, timeouts, 408, 409, 429, 5xx).
    * @default 2
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * How long one attempt may take, in ms, including reading the response body.
    * @default 60000
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
    * Headers sent with every call, such as a tracing header.
    * @default {}
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * The `fetch` to send with, such as one with a proxy agent.
    * @default globalThis.fetch, looked up at each request (so test interceptors installed later apply)
    */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /**
    * Where log lines go. Secrets are redacted from everything logged.
    * @default globalThis.console
    */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /**
    * How much to log: `debug` logs a line per attempt with method, path, status, attempt and wait.
    * @default process.env.AGENTCHAT_LOG, else 'off'
    */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /**
    * Allow construction in a web page or worker, where anyone can read the key. Set it only for
    * short-lived or user-scoped keys, or internal tools; otherwise call the service from a backend.
    * @default false
    */
-  dangerouslyAllowBrowser?: boolean;
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
 
 /** The longest timer a runtime supports (2^31 - 1 ms, about 24.8 days). */
