@@ -65,7 +65,11 @@ export interface ClientOptions {
    * @default process.env.AGENTCHAT_API_KEY
    * @example
    * ```ts
-   * new Client({ apiKey: async () => (await fetch('/token')).text(), baseUrl, dangerouslyAllowBrowser: true });
+   * new Client({
+   *   apiKey: async () => (await fetch('/token')).text(),
+   *   baseUrl: 'https://host/api',
+   *   dangerouslyAllowBrowser: true,
+   * });
    * ```
    */
   apiKey?: string | (() => string | Promise<string>) | undefined;

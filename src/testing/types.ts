@@ -138,7 +138,8 @@ export type Fault =
  *
  * @example
  * ```ts
- * expect(mock.requests.map((r) => r.headers['idempotency-key'])).toEqual([key, key]);
+ * await client.projects.create({ name: 'Demo', agentId: 'agent_1' }, { idempotencyKey: 'order-1' });
+ * expect(mock.requests.map((r) => r.headers['idempotency-key'])).toEqual(['order-1']);
  * ```
  */
 export interface RecordedRequest {
