@@ -536,4 +536,26 @@ describe('hostile input', () => {
       },
     );
   });
+  it('reads back prototype-named metadata keys without ever setting a prototype', async () => {
+    const metadata = JSON.parse(
+      '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"nested":{"__proto__":{"isAdmin":true}}}',
+    ) as Record<string, unknown>;
+    const { id } = await client.projects.create({ name: 'n', agentId: 'a', metadata });
+
+    const project = await client.projects.get(id);
+
+    // The service stored all three keys as given.
+    expect(Object.keys(service.projects()[0]?.metadata ?? {})).toEqual([
+      '__proto__',
+      'constructor',
+      'nested',
+    ]);
+    // Reading drops a top-level "__proto__" (zod's guard) rather than let it become a prototype;
+    // the other keys, nested ones included, come back as plain data.
+    expect(Object.getPrototypeOf(project.metadata)).toBe(Object.prototype);
+    expect(Object.keys(project.metadata)).toEqual(['constructor', 'nested']);
+    expect(JSON.stringify(project.metadata.nested)).toBe('{"__proto__":{"isAdmin":true}}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
 });
