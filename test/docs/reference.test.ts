@@ -19,6 +19,7 @@ import {
   TypeDocReader,
 } from 'typedoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fencedTypeScript, type Snippet, typecheckSnippets } from './snippets.js';
 
 /** Collects what TypeDoc reports instead of printing it, so a failure can list every message. */
 class CollectingLogger extends Logger {
@@ -118,6 +119,18 @@ describe('TSDoc on every export', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it('has @example code that compiles against the current API', async () => {
+    const snippets: Snippet[] = [];
+    for (const reflection of Object.values(requireProject().reflections)) {
+      for (const tag of reflection.comment?.getTags('@example') ?? []) {
+        const text = tag.content.map((part) => part.text).join('');
+        snippets.push(...fencedTypeScript(text, reflection.getFullName()));
+      }
+    }
+    expect(snippets.length).toBeGreaterThan(50);
+    expect(await typecheckSnippets(snippets)).toEqual([]);
+  }, 120_000);
 
   it('says what each call throws, with an @example', () => {
     const missing: string[] = [];
