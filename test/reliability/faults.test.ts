@@ -12,7 +12,13 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentChatError, Client, RateLimitError } from '../../src/index.js';
 import { createMockService, type Fault } from '../../src/testing/index.js';
-import { leaksOf, type Outcome, recordingLogger, settleWithFakeTimers } from './support.js';
+import {
+  leaksOf,
+  type Outcome,
+  propertyRuns,
+  recordingLogger,
+  settleWithFakeTimers,
+} from './support.js';
 
 const service = createMockService();
 const server = setupServer(...service.handlers);
@@ -377,6 +383,6 @@ describe('any sequence of faults', () => {
 
   it('makes the allowed attempts, ends with the right error, keeps one Idempotency-Key, stops at an abort and hides the key', async () => {
     vi.useFakeTimers();
-    await fc.assert(fc.asyncProperty(scenario, check), { numRuns: 300 });
+    await fc.assert(fc.asyncProperty(scenario, check), { numRuns: propertyRuns(200) });
   }, 120_000);
 });

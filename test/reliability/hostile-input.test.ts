@@ -9,7 +9,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentChatError, APIError, Client, RequestValidationError } from '../../src/index.js';
 import { createMockService, type RecordedRequest } from '../../src/testing/index.js';
-import { leaksOf } from './support.js';
+import { leaksOf, propertyRuns } from './support.js';
 
 const service = createMockService();
 const server = setupServer(...service.handlers);
@@ -289,7 +289,7 @@ describe('hostile input', () => {
         );
       }),
       {
-        numRuns: 200,
+        numRuns: propertyRuns(150),
         examples: [
           ['\ud800'],
           ['a\udfffb'],
@@ -337,7 +337,7 @@ describe('hostile input', () => {
         );
       }),
       {
-        numRuns: 200,
+        numRuns: propertyRuns(150),
         examples: [
           [{ projectId: '\ud83d', message: 'hi' }],
           [{ projectId: '../../v1/projects', message: 'hi' }],
@@ -398,7 +398,7 @@ describe('hostile input', () => {
         );
       }),
       {
-        numRuns: 200,
+        numRuns: propertyRuns(150),
         examples: [
           [{ name: 'n', agentId: 'a', metadata: JSON.parse('{"__proto__":{"polluted":true}}') }],
           [{ name: 'n', agentId: 'a', metadata: { sparse: Object.assign([1], { 2: 3 }) } }],
@@ -490,7 +490,7 @@ describe('hostile input', () => {
         }
       }),
       {
-        numRuns: 200,
+        numRuns: propertyRuns(150),
         examples: [
           [
             {

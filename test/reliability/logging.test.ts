@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createLog } from '../../src/core/logger.js';
 import { Client, type Logger, type LogLevel } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
-import { recordingLogger, settleWithFakeTimers } from './support.js';
+import { propertyRuns, recordingLogger, settleWithFakeTimers } from './support.js';
 
 const apiKey = 'sk_live_3f7c9a1e5b2d4c6e8f0a1b2c';
 const service = createMockService();
@@ -253,7 +253,7 @@ describe('redaction', () => {
         const written = JSON.stringify(lines);
         for (const value of [...secrets, token]) expect(written).not.toContain(value);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

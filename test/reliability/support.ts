@@ -6,6 +6,15 @@ import { inspect } from 'node:util';
 import { vi } from 'vitest';
 import type { Logger } from '../../src/index.js';
 
+/**
+ * How many runs a property gets: `fallback`, or `PROPERTY_RUNS` from the environment for a deeper
+ * search (`PROPERTY_RUNS=5000 npx vitest run test/reliability`).
+ */
+export function propertyRuns(fallback: number): number {
+  const fromEnv = Number(process.env.PROPERTY_RUNS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : fallback;
+}
+
 /** What a call ended with, read without ever throwing. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
