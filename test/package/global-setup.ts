@@ -54,16 +54,21 @@ async function createConsumer(scratch: string, tarball: string): Promise<string>
     join(consumerDir, 'package.json'),
     `${JSON.stringify({ name: 'agentchat-consumer', private: true }, null, 2)}\n`,
   );
-  // msw is the optional peer `agentchat/testing` needs; the same version the repo tests with.
-  const msw = JSON.parse(
-    await readFile(join(repoRoot, 'node_modules/msw/package.json'), 'utf8'),
-  ) as { version: string };
+  // msw is the optional peer `agentchat/testing` needs, and @types/node what a TypeScript server
+  // project has: the versions the repo itself uses.
+  const versionOf = async (name: string) =>
+    (
+      JSON.parse(await readFile(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   // `npm install`, not `npm ci`: see docs on toolchain traps. --prefer-offline reuses npm's cache.
   await npm(
     [
       'install',
       tarball,
-      `msw@${msw.version}`,
+      `msw@${await versionOf('msw')}`,
+      `@types/node@${await versionOf('@types/node')}`,
       '--prefer-offline',
       '--no-audit',
       '--no-fund',

@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+
+const run = promisify(execFile);
+const bin = (name: string) => resolve(import.meta.dirname, '../../node_modules/.bin', name);
+
+/** Runs a linter on the tarball; a non-zero exit still yields its output, for the assertion. */
+async function lint(name: string, args: string[]): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(bin(name), args, {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, output: stdout + stderr };
+  }
+}
+
+describe('the packed tarball', () => {
+  it('passes publint at its strictest (suggestions included)', async () => {
+    const { code, output } = await lint('publint', [
+      'run',
+      inject('tarball'),
+      '--level',
+      'suggestion',
+      '--strict',
+    ]);
+    expect(output).toContain('All good!');
+    expect(code).toBe(0);
+  });
+
+  it('passes arethetypeswrong under every resolution mode (node10, node16 CJS/ESM, bundler)', async () => {
+    const { code, output } = await lint('attw', [inject('tarball'), '--format', 'json']);
+    const report = JSON.parse(output.slice(output.indexOf('{'))) as {
+      analysis: { problems: unknown[]; entrypoints: Record<string, unknown> };
+    };
+    expect(report.analysis.problems).toEqual([]);
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
+      '.',
+      './package.json',
+      './testing',
+    ]);
+    expect(code).toBe(0);
+  });
+
+  it('holds only what a user needs: the builds, their types and maps, and the docs', async () => {
+    const { stdout } = await run('tar', ['-tzf', inject('tarball')]);
+    const files = stdout.trim().split('\n').sort();
+    expect(files).toEqual([
+      'package/CHANGELOG.md',
+      'package/README.md',
+      'package/dist/index.cjs',
+      'package/dist/index.cjs.map',
+      'package/dist/index.d.cts',
+      'package/dist/index.d.ts',
+      'package/dist/index.js',
+      'package/dist/index.js.map',
+      'package/dist/testing/index.cjs',
+      'package/dist/testing/index.cjs.map',
+      'package/dist/testing/index.d.cts',
+      'package/dist/testing/index.d.ts',
+      'package/dist/testing/index.js',
+      'package/dist/testing/index.js.map',
+      'package/package.json',
+    ]);
+  });
+});
