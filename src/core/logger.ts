@@ -55,10 +55,11 @@ export type Log = (
 
 /**
  * A log function that drops lines above `level` and redacts secrets from everything it writes:
- * bearer tokens anywhere, and the values of authorization- and key-like fields.
+ * bearer tokens anywhere, and the values of authorization- and key-like fields. `undefined` when
+ * logging is off, so callers can skip building a line nobody will read.
  */
-export function createLog(logger: Logger | undefined, level: LogLevel): Log {
-  if (level === 'off' || !logger) return () => {};
+export function createLog(logger: Logger | undefined, level: LogLevel): Log | undefined {
+  if (level === 'off' || !logger) return undefined;
   return (lineLevel, message, details) => {
     if (severity[lineLevel] > severity[level]) return;
     const line = `agentchat: ${redactText(message)}`;

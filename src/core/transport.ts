@@ -49,8 +49,14 @@ export interface TransportConfig {
   readonly headers: Readonly<Record<string, string>>;
   readonly fetch: typeof globalThis.fetch | undefined;
   readonly userAgent: string | undefined;
-  readonly log: Log;
+  /** Absent when logging is off. */
+  readonly log: Log | undefined;
 }
+
+/** One attempt's end: a response with its body read, or the error that prevented one. */
+type AttemptResult =
+  | { kind: 'response'; response: Response; text: string }
+  | { kind: 'error'; error: AgentChatError };
 
 /** What the auth hook reads from ky's per-request context. */
 interface AttemptContext {
@@ -101,14 +107,7 @@ export class Transport {
     // One key for every attempt of this call, so the service can tell a retry from a new request.
     const idempotencyKey =
       endpoint.method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
-    const headers = { ...this.#config.headers, ...options.headers };
-    // The request's headers as a log line's details show them. The key is never put in: the
-    // logger redacts other secrets (an x-api-key of the caller's) by their names.
-    const loggedHeaders = {
-      ...this.#headersFor(headers, body !== undefined),
-      authorization: 'Bearer [redacted]',
-      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
-    };
+    const headers = this.#headersFor(options.headers, body !== undefined);
 
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new APIUserAbortError(call, signal.reason);
@@ -123,26 +122,15 @@ export class Transport {
         signal,
         context: { apiKey, idempotencyKey },
       });
-      const attemptLabel = `attempt ${attempt + 1}/${maxRetries + 1}`;
-      const details = {
-        method: call.method,
-        path: call.path,
-        attempt: attempt + 1,
-        maxAttempts: maxRetries + 1,
-        durationMs: Date.now() - started,
-        requestId:
-          result.kind === 'response'
-            ? (result.response.headers.get('x-request-id') ?? undefined)
-            : undefined,
-        headers: loggedHeaders,
-      };
-
       if (result.kind === 'response' && result.response.ok) {
-        this.#config.log(
-          'debug',
-          `${call.method} ${call.path} → ${result.response.status} (${attemptLabel}, ${details.durationMs} ms)`,
-          { ...details, status: result.response.status },
-        );
+        this.#logAttempt('debug', call, {
+          attempt,
+          maxRetries,
+          started,
+          result,
+          headers,
+          idempotencyKey,
+        });
         return parseSuccess(call, result.response, result.text, endpoint.output, apiKey);
       }
 
@@ -156,12 +144,15 @@ export class Transport {
           ? { kind: 'response', status: result.response.status, headers: result.response.headers }
           : { kind: 'connection' };
       const wait = attempt < maxRetries ? retryDelay(outcome, attempt) : undefined;
-      const status = result.kind === 'response' ? result.response.status : error.name;
-      this.#config.log(
-        wait === undefined ? 'info' : 'debug',
-        `${call.method} ${call.path} → ${status} (${attemptLabel}, ${details.durationMs} ms)${wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`}`,
-        { ...details, status, ...(wait === undefined ? {} : { retryInMs: Math.round(wait) }) },
-      );
+      this.#logAttempt(wait === undefined ? 'info' : 'debug', call, {
+        attempt,
+        maxRetries,
+        started,
+        result,
+        headers,
+        idempotencyKey,
+        wait,
+      });
       if (wait === undefined) throw error;
       try {
         await sleep(wait, signal);
@@ -181,10 +172,7 @@ export class Transport {
       signal: AbortSignal | undefined;
       context: AttemptContext;
     },
-  ): Promise<
-    | { kind: 'response'; response: Response; text: string }
-    | { kind: 'error'; error: AgentChatError }
-  > {
+  ): Promise<AttemptResult> {
     const attemptController = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -197,7 +185,7 @@ export class Transport {
     try {
       const response = await this.#ky(this.#config.baseUrl + call.path, {
         method: call.method,
-        headers: this.#headersFor(request.headers, request.body !== undefined),
+        headers: request.headers,
         ...(request.body === undefined ? {} : { json: request.body }),
         signal: attemptController.signal,
         context: request.context as unknown as Record<string, unknown>,
@@ -220,11 +208,68 @@ export class Transport {
     }
   }
 
-  #headersFor(callHeaders: Record<string, string>, hasBody: boolean): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json', ...callHeaders };
-    if (hasBody) headers['content-type'] = 'application/json';
+  /**
+   * The headers of every attempt of a call, names lower-cased so that a caller's `Content-Type`
+   * replaces rather than joins ours. Precedence: our defaults (Accept, User-Agent), then the
+   * client's `headers`, then the call's, then what the protocol fixes (the JSON Content-Type).
+   * Authorization and Idempotency-Key are set per attempt by the `authorize` hook.
+   */
+  #headersFor(
+    callHeaders: Readonly<Record<string, string>> | undefined,
+    hasBody: boolean,
+  ): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#config.userAgent) headers['user-agent'] = this.#config.userAgent;
+    for (const source of [this.#config.headers, callHeaders]) {
+      for (const [name, value] of Object.entries(source ?? {})) headers[name.toLowerCase()] = value;
+    }
+    if (hasBody) headers['content-type'] = 'application/json';
     return headers;
+  }
+
+  /**
+   * Logs one attempt: method, path, status, attempt, duration and the wait before the next one.
+   * Skipped entirely when logging is off, so the hot path pays nothing for it.
+   */
+  #logAttempt(
+    level: 'debug' | 'info',
+    call: CallSite,
+    attempt: {
+      attempt: number;
+      maxRetries: number;
+      started: number;
+      result: AttemptResult;
+      headers: Record<string, string>;
+      idempotencyKey: string | undefined;
+      wait?: number | undefined;
+    },
+  ): void {
+    const log = this.#config.log;
+    if (!log) return;
+    const { result, wait } = attempt;
+    const status = result.kind === 'response' ? result.response.status : result.error.name;
+    const durationMs = Date.now() - attempt.started;
+    const label = `attempt ${attempt.attempt + 1}/${attempt.maxRetries + 1}`;
+    const retryNote = wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`;
+    log(level, `${call.method} ${call.path} → ${status} (${label}, ${durationMs} ms)${retryNote}`, {
+      method: call.method,
+      path: call.path,
+      status,
+      attempt: attempt.attempt + 1,
+      maxAttempts: attempt.maxRetries + 1,
+      durationMs,
+      ...(wait === undefined ? {} : { retryInMs: Math.round(wait) }),
+      requestId:
+        result.kind === 'response'
+          ? (result.response.headers.get('x-request-id') ?? undefined)
+          : undefined,
+      // The key is never put in; the logger also redacts other secrets by their names.
+      headers: {
+        ...attempt.headers,
+        authorization: 'Bearer [redacted]',
+        ...(attempt.idempotencyKey ? { 'idempotency-key': attempt.idempotencyKey } : {}),
+      },
+    });
   }
 
   async #resolveApiKey(): Promise<string> {

@@ -135,3 +135,17 @@ describe('responses', () => {
     expect(requestId).toBe(response.headers.get('x-request-id'));
   });
 });
+
+describe('headers', () => {
+  it('lets a caller header replace ours whatever its case, but keeps the JSON content type', async () => {
+    await client({ headers: { 'User-Agent': 'my-app/2.0' } }).projects.create(
+      { name: 'P', agentId: 'a' },
+      { headers: { 'Content-Type': 'text/plain', ACCEPT: 'application/json; q=1' } },
+    );
+    expect(mock.requests[0]?.headers).toMatchObject({
+      'user-agent': 'my-app/2.0',
+      'content-type': 'application/json',
+      accept: 'application/json; q=1',
+    });
+  });
+});

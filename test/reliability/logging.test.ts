@@ -247,6 +247,7 @@ describe('redaction', () => {
         const lines: unknown[][] = [];
         const sink = (...args: unknown[]) => lines.push(args);
         const log = createLog({ error: sink, warn: sink, info: sink, debug: sink }, 'debug');
+        if (!log) throw new Error('a debug-level log must exist');
 
         log('debug', `sent with Authorization: Bearer ${token}`, root);
 
