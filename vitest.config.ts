@@ -1,9 +1,12 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 
-// Debian's Chromium: a browser download of the tool's own cannot run on machines without
-// general network access. The flags keep Chromium from dialling out at start-up.
-const chromium = {
+/**
+ * Debian's Chromium: a browser download of the tool's own cannot run on machines without
+ * general network access. The flags keep Chromium from dialling out at start-up. Also used by
+ * test/package/browser-app.test.ts, which drives Chromium with Playwright directly.
+ */
+export const chromiumLaunchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [
     '--disable-gpu',
@@ -41,7 +44,7 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
-            provider: playwright({ launchOptions: chromium }),
+            provider: playwright({ launchOptions: chromiumLaunchOptions }),
             instances: [{ browser: 'chromium' }],
           },
         },
