@@ -183,16 +183,21 @@ export class Transport {
     request.signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
-      const response = await this.#ky(this.#config.baseUrl + call.path, {
-        method: call.method,
-        headers: request.headers,
-        ...(request.body === undefined ? {} : { json: request.body }),
-        signal: attemptController.signal,
-        context: request.context as unknown as Record<string, unknown>,
-        ...(this.#config.fetch ? { fetch: this.#config.fetch } : {}),
-      });
-      // The timeout covers the body too: a server may send headers and then stall.
-      const text = await response.text();
+      const exchange = (async () => {
+        const response = await this.#ky(this.#config.baseUrl + call.path, {
+          method: call.method,
+          headers: request.headers,
+          ...(request.body === undefined ? {} : { json: request.body }),
+          signal: attemptController.signal,
+          context: request.context as unknown as Record<string, unknown>,
+          ...(this.#config.fetch ? { fetch: this.#config.fetch } : {}),
+        });
+        // The timeout covers the body too: a server may send headers and then stall.
+        return { response, text: await response.text() };
+      })();
+      exchange.catch(() => {}); // settled by the race below when the signal wins
+      // A custom fetch may ignore its signal; the attempt still ends the moment the signal fires.
+      const { response, text } = await Promise.race([exchange, abortion(attemptController.signal)]);
       return { kind: 'response', response, text };
     } catch (error) {
       if (request.signal?.aborted) {
@@ -288,6 +293,13 @@ export class Transport {
     }
     return key;
   }
+}
+
+/** Rejects with the signal's reason once it aborts. */
+function abortion(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 /** ky hook: the bearer key and the call's Idempotency-Key go on every attempt. */

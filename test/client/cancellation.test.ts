@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { APIUserAbortError } from '../../src/index.js';
+import { APITimeoutError, APIUserAbortError } from '../../src/index.js';
 import { useMockService } from './setup.js';
 
 const { mock, client } = useMockService();
@@ -75,5 +75,27 @@ describe('cancellation', () => {
     await create(controller.signal);
     expect(add.mock.calls.length).toBeGreaterThan(0);
     expect(remove.mock.calls.length).toBe(add.mock.calls.length);
+  });
+});
+
+describe('a custom fetch that ignores its signal', () => {
+  const deaf = () => new Promise<Response>(() => {}); // never settles, never looks at the signal
+
+  it('still ends at the timeout', async () => {
+    const call = client({ fetch: deaf, maxRetries: 0 })
+      .projects.get('proj_1', { timeout: 1000 })
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await call).toBeInstanceOf(APITimeoutError);
+  });
+
+  it('still ends at once on abort', async () => {
+    const controller = new AbortController();
+    const call = client({ fetch: deaf })
+      .projects.get('proj_1', { signal: controller.signal })
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort();
+    expect(await call).toBeInstanceOf(APIUserAbortError);
   });
 });
