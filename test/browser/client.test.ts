@@ -24,7 +24,7 @@ function recordingFetch(sent: Headers[]): typeof fetch {
   return (input, init) => {
     // Read, not cloned: constructing a Request from one with a body would use the body up.
     const headers = new Headers(input instanceof Request ? input.headers : undefined);
-    new Headers(init?.headers).forEach((value, name) => headers.set(name, value));
+    for (const [name, value] of new Headers(init?.headers)) headers.set(name, value);
     sent.push(headers);
     return fetch(input, init);
   };
