@@ -1,14 +1,15 @@
 /**
- * Sends one call: validates its input, runs attempts through ky until one succeeds or the retry
- * policy says stop, and turns every outcome into parsed data or an `AgentChatError`.
+ * Sends one call: validates its input, runs attempts until one succeeds or the retry policy says
+ * stop, and turns every outcome into parsed data or an `AgentChatError`.
  *
- * ky makes each single attempt (URL joining, the JSON body, the auth and idempotency hooks, network
- * error detection). The loop between attempts is ours, because the contract's policy does not fit
- * ky's retry engine: POSTs are retried under one Idempotency-Key, `retry-after-ms` counts, a long
- * server wait fails fast, `x-should-retry` overrides, and an abort ends a backoff at once. With ky's
- * own retries off, ky also skips cloning each request body for a retry that may never come.
+ * Each attempt is one plain `fetch(url, init)`, and the loop between attempts is ours, because the
+ * contract's policy fits no library's retry engine: POSTs are retried under one Idempotency-Key,
+ * `retry-after-ms` counts, a long server wait fails fast, `x-should-retry` overrides, and an abort
+ * ends a backoff at once. No request library sits in between: the one this SDK used (ky) cost
+ * more per call than all of the SDK's own work together, building a second `Request`, merging
+ * options and headers and tying two abort signals together on every attempt (docs/performance.md
+ * has the figures). All it did here, joining a URL and serialising a JSON body, is two lines.
  */
-import ky, { isNetworkError, type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { sleep } from '../internal/sleep.js';
 import type { APIPromise, WithResponse } from './api-promise.js';
@@ -58,7 +59,7 @@ type AttemptResult =
   | { kind: 'response'; response: Response; text: string }
   | { kind: 'error'; error: AgentChatError };
 
-/** What the auth hook reads from ky's per-request context. */
+/** What authorises one attempt: the key may change between attempts, the idempotency key never. */
 interface AttemptContext {
   apiKey: string;
   idempotencyKey: string | undefined;
@@ -67,16 +68,9 @@ interface AttemptContext {
 /** Sends calls for one client. Holds the key, so it keeps its config in a private field. */
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #ky: KyInstance;
 
   constructor(config: TransportConfig) {
     this.#config = config;
-    this.#ky = ky.create({
-      retry: 0,
-      timeout: false, // each attempt's timeout also bounds reading the body, so it is ours
-      throwHttpErrors: false,
-      hooks: { beforeRequest: [authorize] },
-    });
   }
 
   /** Starts a call and returns its promise at once; bad input rejects it, never throws. */
@@ -183,14 +177,22 @@ export class Transport {
     request.signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
+      const { apiKey, idempotencyKey } = request.context;
+      const headers: Record<string, string> = {
+        ...request.headers,
+        authorization: `Bearer ${apiKey}`,
+      };
+      if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+      // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used,
+      // and called as a plain function: a native fetch called as a method of another object
+      // throws "Illegal invocation" in browsers.
+      const fetch = this.#config.fetch ?? globalThis.fetch;
       const exchange = (async () => {
-        const response = await this.#ky(this.#config.baseUrl + call.path, {
+        const response = await fetch(this.#config.baseUrl + call.path, {
           method: call.method,
-          headers: request.headers,
-          ...(request.body === undefined ? {} : { json: request.body }),
+          headers,
+          body: request.body === undefined ? null : JSON.stringify(request.body),
           signal: attemptController.signal,
-          context: request.context as unknown as Record<string, unknown>,
-          ...(this.#config.fetch ? { fetch: this.#config.fetch } : {}),
         });
         // The timeout covers the body too: a server may send headers and then stall.
         return { response, text: await response.text() };
@@ -204,9 +206,8 @@ export class Transport {
         return { kind: 'error', error: new APIUserAbortError(call, request.signal.reason) };
       }
       if (timedOut) return { kind: 'error', error: new APITimeoutError(call, request.timeout) };
-      // ky wraps fetch's network failures; keep the underlying error, not ky's (it holds the request).
-      const cause = isNetworkError(error) ? error.cause : error;
-      return { kind: 'error', error: new APIConnectionError(call, cause) };
+      // fetch's own TypeError ("fetch failed"), whose cause says what the network did.
+      return { kind: 'error', error: new APIConnectionError(call, error) };
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
@@ -217,7 +218,7 @@ export class Transport {
    * The headers of every attempt of a call, names lower-cased so that a caller's `Content-Type`
    * replaces rather than joins ours. Precedence: our defaults (Accept, User-Agent), then the
    * client's `headers`, then the call's, then what the protocol fixes (the JSON Content-Type).
-   * Authorization and Idempotency-Key are set per attempt by the `authorize` hook.
+   * Authorization and Idempotency-Key are added per attempt, in `#attempt`.
    */
   #headersFor(
     callHeaders: Readonly<Record<string, string>> | undefined,
@@ -300,19 +301,6 @@ function abortion(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
-}
-
-/** ky hook: the bearer key and the call's Idempotency-Key go on every attempt. */
-function authorize({
-  request,
-  options,
-}: {
-  request: Request;
-  options: { context: Record<string, unknown> };
-}) {
-  const { apiKey, idempotencyKey } = options.context as unknown as AttemptContext;
-  request.headers.set('authorization', `Bearer ${apiKey}`);
-  if (idempotencyKey) request.headers.set('idempotency-key', idempotencyKey);
 }
 
 function parseSuccess<Output>(
