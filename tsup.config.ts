@@ -4,7 +4,7 @@ const entry = { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }
 
 export default defineConfig([
   {
-    // ESM: dependencies stay external so an app that also uses ky or zod ships one copy.
+    // ESM: dependencies stay external so an app that also uses zod ships one copy.
     entry,
     format: ['esm'],
     target: 'es2022',
@@ -15,14 +15,13 @@ export default defineConfig([
     treeshake: true,
   },
   {
-    // CJS: ky is ESM only, so `require('ky')` would fail at run time; bundle it in.
+    // CJS: zod ships CJS too, so it stays external here as well.
     entry,
     format: ['cjs'],
     target: 'es2022',
     platform: 'node',
     dts: true,
     sourcemap: true,
-    noExternal: ['ky'],
     treeshake: true,
   },
 ]);
