@@ -51,6 +51,7 @@ describe('the packed tarball', () => {
     const files = stdout.trim().split('\n').sort();
     expect(files).toEqual([
       'package/CHANGELOG.md',
+      'package/LICENSE',
       'package/README.md',
       'package/dist/index.cjs',
       'package/dist/index.cjs.map',
