@@ -3,6 +3,7 @@
  * host script in a runtime and read its JSON line, and the scenario result every runtime must give.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -12,8 +13,13 @@ import type { MockServer, RecordedRequest } from '../../src/testing/index.js';
 
 const run = promisify(execFile);
 
-/** The version every runtime must announce in its User-Agent. */
-export const packageVersion = '1.2.0';
+/** The User-Agent every server runtime must send: the SDK's name and the packed version. */
+export function expectedUserAgent(): string {
+  const manifest = JSON.parse(
+    readFileSync(consumerPath('node_modules/agentchat/package.json'), 'utf8'),
+  ) as { version: string };
+  return `agentchat-js/${manifest.version}`;
+}
 
 /** Path of a file in the scratch consumer project. */
 export function consumerPath(...segments: string[]): string {
@@ -46,7 +52,6 @@ export function useMockServer(): { readonly server: MockServer } {
 export async function runJson(
   bin: string,
   args: readonly string[],
-  env: NodeJS.ProcessEnv = {},
 ): Promise<Record<string, unknown>> {
   let stdout: string;
   try {
@@ -54,7 +59,7 @@ export async function runJson(
       cwd: inject('consumerDir'),
       timeout: 90_000,
       // A clean environment, so the client reads no stray AGENTCHAT_* variables.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
     }));
   } catch (error) {
     const { stdout: out, stderr, message } = error as Error & { stdout?: string; stderr?: string };

@@ -3,7 +3,7 @@ import {
   consumerPath,
   createRequestOf,
   expectedScenario,
-  packageVersion,
+  expectedUserAgent,
   runJson,
   useMockServer,
 } from './helpers.js';
@@ -55,9 +55,7 @@ describe.each(runtimes)('$name', ({ name, bin, flags, selfFlags }) => {
     const label = `${slug}-${build}`;
     const args = [...flags(mockHost(), build), script, mock.server.baseUrl, label];
     expect(await runJson(bin, args)).toEqual({ ...expectedScenario(label), entry });
-    expect(createRequestOf(mock.server, label).headers['user-agent']).toBe(
-      `agentchat-js/${packageVersion}`,
-    );
+    expect(createRequestOf(mock.server, label).headers['user-agent']).toBe(expectedUserAgent());
   });
 
   it('serves the mock with startMockServer from agentchat/testing, ESM and CJS', async () => {

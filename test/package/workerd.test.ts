@@ -6,7 +6,7 @@ import {
   consumerPath,
   createRequestOf,
   expectedScenario,
-  packageVersion,
+  expectedUserAgent,
   useMockServer,
 } from './helpers.js';
 
@@ -54,9 +54,7 @@ describe(`Cloudflare workerd (miniflare ${miniflare.version})`, () => {
       expect(response.status, text).toBe(200);
       expect(JSON.parse(text)).toEqual(expectedScenario(label));
       // Workers are servers, not browsers: the SDK names itself there.
-      expect(createRequestOf(mock.server, label).headers['user-agent']).toBe(
-        `agentchat-js/${packageVersion}`,
-      );
+      expect(createRequestOf(mock.server, label).headers['user-agent']).toBe(expectedUserAgent());
     } finally {
       await worker.dispose();
     }
