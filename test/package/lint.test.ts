@@ -45,27 +45,4 @@ describe('the packed tarball', () => {
     ]);
     expect(code).toBe(0);
   });
-
-  it('holds only what a user needs: the builds, their types and maps, and the docs', async () => {
-    const { stdout } = await run('tar', ['-tzf', inject('tarball')]);
-    const files = stdout.trim().split('\n').sort();
-    expect(files).toEqual([
-      'package/CHANGELOG.md',
-      'package/LICENSE',
-      'package/README.md',
-      'package/dist/index.cjs',
-      'package/dist/index.cjs.map',
-      'package/dist/index.d.cts',
-      'package/dist/index.d.ts',
-      'package/dist/index.js',
-      'package/dist/index.js.map',
-      'package/dist/testing/index.cjs',
-      'package/dist/testing/index.cjs.map',
-      'package/dist/testing/index.d.cts',
-      'package/dist/testing/index.d.ts',
-      'package/dist/testing/index.js',
-      'package/dist/testing/index.js.map',
-      'package/package.json',
-    ]);
-  });
 });
