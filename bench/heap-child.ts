@@ -6,6 +6,7 @@
  * Arguments: <contender> <baseUrl> <apiKey> <projectId> <requests> <warmup>
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { CONTENDER_NAMES, type ContenderName, createContender } from './contenders.js';
 import type { HeapResult } from './heap.js';
 import { callOf, OPERATIONS } from './operations.js';
@@ -25,13 +26,20 @@ async function run(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await (calls[i % calls.length] as () => Promise<unknown>)();
 }
 
-/** Full collections with turns of the event loop between, so finalizers and their frees settle. */
-async function settledHeap(): Promise<number> {
+/**
+ * The heap after full collections, with turns of the event loop between so that finalizers and
+ * what they free settle. `code` is the part V8 holds compiled code and bytecode in (its code and
+ * trusted spaces): it grows while functions get optimised, not because a client keeps objects.
+ */
+async function settledHeap(): Promise<{ used: number; code: number }> {
   for (let i = 0; i < 4; i++) {
     collect?.();
     await nextTurn();
   }
-  return process.memoryUsage().heapUsed;
+  const code = getHeapSpaceStatistics()
+    .filter(({ space_name }) => /code|trusted/.test(space_name))
+    .reduce((sum, space) => sum + space.space_used_size, 0);
+  return { used: process.memoryUsage().heapUsed, code };
 }
 
 // The warm-up fills what is meant to be filled once (compiled code, the connection pool).
@@ -40,5 +48,9 @@ const before = await settledHeap();
 await run(Number(requestsArg));
 const after = await settledHeap();
 
-process.send?.({ before, after } satisfies HeapResult);
+process.send?.({
+  before: before.used,
+  after: after.used,
+  codeGrowth: after.code - before.code,
+} satisfies HeapResult);
 process.disconnect?.();

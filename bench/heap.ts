@@ -7,10 +7,14 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { ContenderName } from './contenders.js';
 
-/** What a heap child reports: `heapUsed` after full collections, before and after the requests. */
+/** What a heap child reports, in bytes, measured after full collections. */
 export interface HeapResult {
+  /** `heapUsed` before the counted requests (after the warm-up). */
   before: number;
+  /** `heapUsed` after them. */
   after: number;
+  /** How much of `after - before` is compiled code and bytecode rather than objects. */
+  codeGrowth: number;
 }
 
 /** Runs `requests` calls of `contender` (after `warmup` uncounted ones) in a fresh process. */

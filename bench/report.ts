@@ -38,12 +38,13 @@ export function latencyTable(scenarios: ReadonlyArray<[string, Timings]>): strin
 
 export function heapTable(results: ReadonlyArray<[ContenderName, HeapResult]>): string {
   return table(
-    ['client', 'heap before', 'heap after', 'retained'],
-    results.map(([name, { before, after }]) => [
+    ['client', 'heap before', 'heap after', 'retained', 'of which compiled code'],
+    results.map(([name, { before, after, codeGrowth }]) => [
       name,
       kib(before),
       kib(after),
       kib(after - before),
+      kib(codeGrowth),
     ]),
   );
 }
