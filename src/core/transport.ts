@@ -59,12 +59,6 @@ type AttemptResult =
   | { kind: 'response'; response: Response; text: string }
   | { kind: 'error'; error: AgentChatError };
 
-/** What authorises one attempt: the key may change between attempts, the idempotency key never. */
-interface AttemptContext {
-  apiKey: string;
-  idempotencyKey: string | undefined;
-}
-
 /** Sends calls for one client. Holds the key, so it keeps its config in a private field. */
 export class Transport {
   readonly #config: TransportConfig;
@@ -109,13 +103,13 @@ export class Transport {
       if (signal?.aborted) throw new APIUserAbortError(call, signal.reason);
 
       const started = Date.now();
-      const result = await this.#attempt(call, {
-        body,
-        headers,
-        timeout,
-        signal,
-        context: { apiKey, idempotencyKey },
-      });
+      // The key may change between attempts (a function can rotate it); the Idempotency-Key never.
+      const attemptHeaders: Record<string, string> = {
+        ...headers,
+        authorization: `Bearer ${apiKey}`,
+      };
+      if (idempotencyKey) attemptHeaders['idempotency-key'] = idempotencyKey;
+      const result = await this.#attempt(call, { body, headers: attemptHeaders, timeout, signal });
       if (result.kind === 'response' && result.response.ok) {
         this.#logAttempt('debug', call, {
           attempt,
@@ -164,7 +158,6 @@ export class Transport {
       headers: Record<string, string>;
       timeout: number;
       signal: AbortSignal | undefined;
-      context: AttemptContext;
     },
   ): Promise<AttemptResult> {
     const attemptController = new AbortController();
@@ -177,12 +170,6 @@ export class Transport {
     request.signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
-      const { apiKey, idempotencyKey } = request.context;
-      const headers: Record<string, string> = {
-        ...request.headers,
-        authorization: `Bearer ${apiKey}`,
-      };
-      if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
       // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used,
       // and called as a plain function: a native fetch called as a method of another object
       // throws "Illegal invocation" in browsers.
@@ -190,7 +177,7 @@ export class Transport {
       const exchange = (async () => {
         const response = await fetch(this.#config.baseUrl + call.path, {
           method: call.method,
-          headers,
+          headers: request.headers,
           body: request.body === undefined ? null : JSON.stringify(request.body),
           signal: attemptController.signal,
         });
@@ -218,7 +205,7 @@ export class Transport {
    * The headers of every attempt of a call, names lower-cased so that a caller's `Content-Type`
    * replaces rather than joins ours. Precedence: our defaults (Accept, User-Agent), then the
    * client's `headers`, then the call's, then what the protocol fixes (the JSON Content-Type).
-   * Authorization and Idempotency-Key are added per attempt, in `#attempt`.
+   * Authorization and Idempotency-Key are added per attempt.
    */
   #headersFor(
     callHeaders: Readonly<Record<string, string>> | undefined,
