@@ -2,10 +2,10 @@
  * Every example runs as a user would run it (tsx, `agentchat` imported by name, key and URL from
  * the environment) against the mock service on 127.0.0.1, and prints what its comments promise.
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { runProcess } from '../support/run-process.js';
 
 const API_KEY = 'sk_example_7c1d9e';
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
@@ -19,29 +19,14 @@ beforeEach(() => server.service.reset());
 afterAll(() => server?.close());
 
 /** Runs an example in its own process, as `npx tsx <file>` would. */
-function runExample(
-  file: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsxCli, file], {
-      env: {
-        ...process.env,
-        AGENTCHAT_API_KEY: API_KEY,
-        AGENTCHAT_BASE_URL: server.baseUrl,
-        AGENTCHAT_LOG: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function runExample(file: string) {
+  return runProcess(process.execPath, [tsxCli, file], {
+    env: {
+      ...process.env,
+      AGENTCHAT_API_KEY: API_KEY,
+      AGENTCHAT_BASE_URL: server.baseUrl,
+      AGENTCHAT_LOG: '',
+    },
   });
 }
 

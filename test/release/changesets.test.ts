@@ -3,11 +3,11 @@
  * (run here on a copy of the repo, never on the repo itself) turns them into a CHANGELOG entry
  * and a new version in package.json and src/version.ts alike.
  */
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runProcess } from '../support/run-process.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
 const BUMPS = ['patch', 'minor', 'major'] as const;
@@ -47,29 +47,13 @@ function bumped(version: string, bump: Bump): string {
   return `${major}.${minor}.${patch + 1}`;
 }
 
-function run(
+async function run(
   command: string,
   args: string[],
   cwd: string,
 ): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    // The repo's Node 22 (node_modules/.bin/node) first on PATH, as under `npm test`.
-    const path = `${join(repo, 'node_modules/.bin')}:${process.env.PATH ?? ''}`;
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, PATH: path },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
+  const { code, stdout, stderr } = await runProcess(command, args, { cwd });
+  return { code, output: stdout + stderr };
 }
 
 const scratch: string[] = [];

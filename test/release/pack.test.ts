@@ -4,11 +4,11 @@
  * over dist/). Only the builds, their types and maps, and the package's own documents ship:
  * no tests, no sources, no examples, no secrets.
  */
-import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess } from '../support/run-process.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
 
@@ -24,29 +24,11 @@ interface PackResult {
   files: PackedFile[];
 }
 
-function run(command: string, args: string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const path = `${join(repo, 'node_modules/.bin')}:${process.env.PATH ?? ''}`;
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, PATH: path },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0
-        ? resolve(stdout)
-        : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${stdout}\n${stderr}`)),
-    );
-  });
+async function run(command: string, args: string[], cwd: string): Promise<string> {
+  const { code, stdout, stderr } = await runProcess(command, args, { cwd });
+  if (code !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${code}:\n${stdout}\n${stderr}`);
+  return stdout;
 }
 
 let copy: string;

@@ -4,43 +4,31 @@
  * process exits at once when the work is done. Run in a child process, so that "exits at once"
  * is the real thing rather than a guess about this test runner's own handles.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../support/run-process.js';
 
 const child = fileURLToPath(new URL('./fixtures/load-child.ts', import.meta.url));
 const calls = 1_000;
 
 /** Runs the child to its end; resolves with its exit code and the report it printed on exit. */
-function runChild(): Promise<{
+async function runChild(): Promise<{
   code: number | null;
   report: Record<string, unknown>;
   stderr: string;
 }> {
-  return new Promise((resolve, reject) => {
-    const process_ = spawn(process.execPath, ['--import', 'tsx', child, String(calls)], {
-      // A developer's AGENTCHAT_LOG=debug would print a thousand lines into the report.
-      env: { ...process.env, AGENTCHAT_LOG: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    process_.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    process_.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    process_.on('error', reject);
-    process_.on('close', (code) => {
-      const last = stdout.trim().split('\n').at(-1) ?? '';
-      try {
-        resolve({ code, report: JSON.parse(last) as Record<string, unknown>, stderr });
-      } catch {
-        reject(new Error(`the child printed no report (code ${code}):\n${stdout}\n${stderr}`));
-      }
-    });
-  });
+  // A developer's AGENTCHAT_LOG=debug would print a thousand lines into the report.
+  const { code, stdout, stderr } = await runProcess(
+    process.execPath,
+    ['--import', 'tsx', child, String(calls)],
+    { env: { ...process.env, AGENTCHAT_LOG: '' } },
+  );
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  try {
+    return { code, report: JSON.parse(last) as Record<string, unknown>, stderr };
+  } catch {
+    throw new Error(`the child printed no report (code ${code}):\n${stdout}\n${stderr}`);
+  }
 }
 
 describe('1,000 concurrent calls through one client', () => {
