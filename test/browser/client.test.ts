@@ -1,23 +1,10 @@
-import { setupWorker } from 'msw/browser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AgentChatError, Client, NotFoundError, RequestValidationError } from '../../src/index.js';
-import { createMockService } from '../../src/testing/index.js';
+import { useWorkerMock } from './use-worker.js';
 
 const apiKey = 'sk_test_browser_client';
-// On the page's own origin, so the service worker sees the requests (as in mock.test.ts).
-const service = createMockService({ baseUrl: `${location.origin}/api`, apiKeys: [apiKey] });
-const worker = setupWorker(...service.handlers);
-
-beforeAll(async () => {
-  await worker.start({
-    serviceWorker: { url: '/mockServiceWorker.js' },
-    // The page also fetches its own modules through the worker; those are not the mock's.
-    onUnhandledFrame: 'bypass',
-    quiet: true,
-  });
-});
+const service = useWorkerMock([apiKey]);
 afterEach(() => service.reset());
-afterAll(() => worker.stop());
 
 /** Headers of every request the client hands to fetch, before the browser adds its own. */
 function recordingFetch(sent: Headers[]): typeof fetch {
