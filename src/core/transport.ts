@@ -83,9 +83,13 @@ export class Transport {
   ): Promise<WithResponse<Output>> {
     const input = validate(endpoint.input, params);
     if (!input.ok) throw new RequestValidationError(`${endpoint.name} params`, input.issues);
-    const checked = validate(requestOptionsSchema, rawOptions ?? {});
-    if (!checked.ok) throw new RequestValidationError(`${endpoint.name} options`, checked.issues);
-    const options = checked.data;
+    // Most calls pass no options; parsing an empty object against the strict schema would cost
+    // each of them a few allocations on the hot path for nothing.
+    const checked = rawOptions == null ? undefined : validate(requestOptionsSchema, rawOptions);
+    if (checked && !checked.ok) {
+      throw new RequestValidationError(`${endpoint.name} options`, checked.issues);
+    }
+    const options: z.output<typeof requestOptionsSchema> = checked?.data ?? {};
 
     const call: CallSite = { method: endpoint.method, path: endpoint.path(input.data) };
     const body = endpoint.body?.(input.data);
