@@ -11,9 +11,9 @@ export const FULL: BenchConfig = {
   overhead: { warmup: 20, samples: 150, batch: 100 },
   sequential: { warmup: 300, samples: 2000 },
   burst: { requests: 4000, concurrency: 64, rounds: 8, warmup: 1 },
-  // Until about 2,000 requests V8 is still compiling and optimising: code space grows even for raw
-  // fetch. After that the heap of a client that keeps nothing is flat.
-  heap: { requests: 10_000, warmup: 2000 },
+  // For the first few thousand requests V8 is still compiling and optimising, and code space grows
+  // even for raw fetch. After that the heap of a client that keeps nothing is about flat.
+  heap: { requests: 10_000, warmup: 4000 },
   coldImport: { runs: 20 },
 };
 

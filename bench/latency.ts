@@ -51,6 +51,17 @@ export interface BurstOptions {
   beforeRound: () => Promise<string>;
 }
 
+/** Bursts' time per request, and each contender's ratio to raw fetch within the same round. */
+export interface BurstTimings {
+  timings: Timings;
+  /**
+   * Per contender, the summary over rounds of (its burst ÷ fetch's burst in that round). Pairing
+   * the bursts of one round cancels what drifts between rounds (other processes, the server's
+   * state), which a ratio of medians over the whole run would keep.
+   */
+  ratios: Map<ContenderName, Summary>;
+}
+
 /**
  * Bursts of `projects.get`: `requests` calls with `concurrency` in flight. Each sample is one
  * burst's wall time divided by its request count, so it reads as time per request (the inverse of
@@ -59,7 +70,7 @@ export interface BurstOptions {
 export async function measureBurst(
   contenders: readonly Contender[],
   options: BurstOptions,
-): Promise<Timings> {
+): Promise<BurstTimings> {
   const samples = new Map<ContenderName, number[]>(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < options.warmup + options.rounds; round++) {
     const projectId = await options.beforeRound();
@@ -72,7 +83,16 @@ export async function measureBurst(
         samples.get(contender.name)?.push((elapsed * 1000) / options.requests);
     }
   }
-  return new Map([...samples].map(([name, values]) => [name, summarize(values)]));
+  const floor = samples.get('fetch') ?? [];
+  return {
+    timings: new Map([...samples].map(([name, values]) => [name, summarize(values)])),
+    ratios: new Map(
+      [...samples].map(([name, values]) => [
+        name,
+        summarize(values.map((value, round) => value / (floor[round] ?? Number.NaN))),
+      ]),
+    ),
+  };
 }
 
 /** Runs `call` `total` times with at most `concurrency` calls in flight. */

@@ -3,7 +3,7 @@ import type { BundleSize } from './bundle-size.js';
 import type { ColdImport } from './cold-import.js';
 import type { ContenderName } from './contenders.js';
 import type { HeapResult } from './heap.js';
-import type { Timings } from './latency.js';
+import type { BurstTimings, Timings } from './latency.js';
 import type { Overheads } from './overhead.js';
 
 const us = (value: number) => `${value.toFixed(0)} µs`;
@@ -17,14 +17,14 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** One row per scenario and client: median and p90, and each as a ratio to raw fetch's. */
-export function latencyTable(scenarios: ReadonlyArray<[string, Timings]>): string {
+/** One row per operation and client: median and p90, and each as a ratio to raw fetch's. */
+export function latencyTable(operations: ReadonlyArray<[string, Timings]>): string {
   const rows: string[][] = [];
-  for (const [scenario, timings] of scenarios) {
+  for (const [operation, timings] of operations) {
     const floor = timings.get('fetch');
     for (const [name, summary] of timings) {
       rows.push([
-        scenario,
+        operation,
         name,
         us(summary.median),
         us(summary.p90),
@@ -33,7 +33,24 @@ export function latencyTable(scenarios: ReadonlyArray<[string, Timings]>): strin
       ]);
     }
   }
-  return table(['scenario', 'client', 'median', 'p90', 'median ÷ fetch', 'p90 ÷ fetch'], rows);
+  return table(['operation', 'client', 'median', 'p90', 'median ÷ fetch', 'p90 ÷ fetch'], rows);
+}
+
+/** Bursts: time per request, and the ratio to raw fetch paired round by round. */
+export function burstTable({ timings, ratios }: BurstTimings): string {
+  return table(
+    ['client', 'median', 'p90', 'median of round ratios ÷ fetch', 'p90 of round ratios'],
+    [...timings].map(([name, summary]) => {
+      const paired = ratios.get(name);
+      return [
+        name,
+        us(summary.median),
+        us(summary.p90),
+        paired ? ratio(paired.median) : '',
+        paired ? ratio(paired.p90) : '',
+      ];
+    }),
+  );
 }
 
 export function heapTable(results: ReadonlyArray<[ContenderName, HeapResult]>): string {

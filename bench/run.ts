@@ -24,6 +24,7 @@ import { OPERATIONS } from './operations.js';
 import { measureOverhead } from './overhead.js';
 import {
   bundleTable,
+  burstTable,
   coldImportTable,
   heapTable,
   latencyTable,
@@ -96,6 +97,7 @@ if (wants('sequential') || wants('burst') || wants('heap')) {
     const projectId = await server.reset();
     for (const contender of contenders) await verifyContender(contender, projectId);
     const latency: Array<[string, Timings]> = [];
+    let burstReport: string[] = [];
 
     if (wants('sequential')) {
       for (const operation of OPERATIONS) {
@@ -106,26 +108,31 @@ if (wants('sequential') || wants('burst') || wants('heap')) {
           await server.reset(),
           config.sequential,
         );
-        latency.push([`sequential ${operation}`, timings]);
+        latency.push([operation, timings]);
         judgeSequential(operation, timings);
       }
     }
     if (wants('burst')) {
       const { requests, concurrency, rounds } = config.burst;
       progress(`bursts of ${requests}, ${concurrency} at a time, ${rounds} per client`);
-      const timings = await measureBurst(contenders, {
+      const bursts = await measureBurst(contenders, {
         ...config.burst,
         beforeRound: () => server.reset(),
       });
-      latency.push([`burst ${requests} × projects.get, ${concurrency} in flight`, timings]);
-      const burstRatio = ratioToFetch(timings, 'agentchat');
+      burstReport = [
+        `### Bursts: ${requests} × projects.get, ${concurrency} in flight, time per request\n`,
+        burstTable(bursts),
+        '',
+      ];
+      const burstRatio = bursts.ratios.get('agentchat')?.median ?? Number.NaN;
       judge('burst ≤ 1.10x raw fetch', x(burstRatio), burstRatio <= 1.1);
     }
     if (latency.length > 0) {
-      out('### Time per request\n');
+      out('### Sequential calls, time per request\n');
       out(latencyTable(latency));
       out();
     }
+    for (const line of burstReport) out(line);
 
     if (wants('heap')) {
       const heap: Array<[ContenderName, HeapResult]> = [];
