@@ -156,7 +156,7 @@ if (wants('sequential') || wants('burst') || wants('heap')) {
 }
 
 if (verdicts.length > 0) {
-  out('### Targets\n');
+  out('### Verdicts\n');
   out(targetTable(verdicts));
   if (args.smoke) out('\nA smoke run has too few samples to judge by; run `npm run bench`.');
 }
