@@ -174,23 +174,13 @@ export class Transport {
     request.signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
-      // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used,
-      // and called as a plain function: a native fetch called as a method of another object
-      // throws "Illegal invocation" in browsers.
-      const fetch = this.#config.fetch ?? globalThis.fetch;
-      const exchange = (async () => {
-        const response = await fetch(this.#config.baseUrl + call.path, {
-          method: call.method,
-          headers: request.headers,
-          body: request.body === undefined ? null : JSON.stringify(request.body),
-          signal: attemptController.signal,
-        });
-        // The timeout covers the body too: a server may send headers and then stall.
-        return { response, text: await response.text() };
-      })();
-      exchange.catch(() => {}); // settled by the race below when the signal wins
-      // A custom fetch may ignore its signal; the attempt still ends the moment the signal fires.
-      const { response, text } = await Promise.race([exchange, abortion(attemptController.signal)]);
+      const exchange = this.#exchange(call, request, attemptController.signal);
+      // The platform's fetch honours its signal. A custom one may not: with one, the attempt also
+      // ends the moment the signal fires (a race the common path need not pay for).
+      if (this.#config.fetch) exchange.catch(() => {}); // the race below may settle first
+      const { response, text } = await (this.#config.fetch
+        ? Promise.race([exchange, abortion(attemptController.signal)])
+        : exchange);
       return { kind: 'response', response, text };
     } catch (error) {
       if (request.signal?.aborted) {
@@ -203,6 +193,26 @@ export class Transport {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** Sends one request and reads its whole body. */
+  async #exchange(
+    call: CallSite,
+    request: { body: Record<string, unknown> | undefined; headers: Record<string, string> },
+    signal: AbortSignal,
+  ): Promise<{ response: Response; text: string }> {
+    // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used,
+    // and called as a plain function: a native fetch called as a method of another object
+    // throws "Illegal invocation" in browsers.
+    const fetch = this.#config.fetch ?? globalThis.fetch;
+    const response = await fetch(this.#config.baseUrl + call.path, {
+      method: call.method,
+      headers: request.headers,
+      body: request.body === undefined ? null : JSON.stringify(request.body),
+      signal,
+    });
+    // The attempt's timeout covers the body too: a server may send headers and then stall.
+    return { response, text: await response.text() };
   }
 
   /**
