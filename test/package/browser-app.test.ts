@@ -1,8 +1,7 @@
-import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../vitest.config.js';
-import { consumerPath, createRequestOf, expectedScenario, useMockServer } from './helpers.js';
+import { bundleForBrowser, createRequestOf, expectedScenario, useMockServer } from './helpers.js';
 
 const mock = useMockServer();
 let browser: Browser;
@@ -16,17 +15,7 @@ afterAll(async () => {
 
 describe('a browser app bundled from the tarball, in headless Chromium', () => {
   it('runs the scenario against the mock HTTP server, with dangerouslyAllowBrowser', async () => {
-    const app = await build({
-      entryPoints: [consumerPath('browser-app.mjs')],
-      absWorkingDir: consumerPath(),
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      minify: true,
-      write: false,
-      logLevel: 'silent',
-    });
+    const app = await bundleForBrowser('browser-app.mjs');
     const page = await browser.newPage();
     try {
       // The page is served from the mock server's own origin, so the app's calls are same-origin
@@ -36,7 +25,7 @@ describe('a browser app bundled from the tarball, in headless Chromium', () => {
       await page.route(`${origin}/app/**`, (route) =>
         route.fulfill(
           route.request().url().endsWith('.js')
-            ? { contentType: 'text/javascript', body: app.outputFiles[0]?.text ?? '' }
+            ? { contentType: 'text/javascript', body: app.code }
             : {
                 contentType: 'text/html',
                 body: '<!doctype html><title>app</title><script type="module" src="app.js"></script>',

@@ -1,33 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
-import { type BuildOptions, build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { consumerPath } from './helpers.js';
+import { bundleForBrowser as bundle, consumerPath } from './helpers.js';
 
 /**
  * The most the SDK may add to a browser app, minified and gzipped. When a change goes over it, the
  * test prints where the bytes go, package by package; trim those before raising the budget.
  */
 const sizeBudget = 14 * 1024;
-
-/** A browser app bundle as a bundler would make it for production, from the installed package. */
-async function bundle(entry: string, options: BuildOptions = {}) {
-  const result = await build({
-    entryPoints: [consumerPath(entry)],
-    absWorkingDir: consumerPath(),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    ...options,
-  });
-  const code = result.outputFiles?.[0]?.text ?? '';
-  return { code, gzip: gzipSync(code).length, metafile: result.metafile as Metafile };
-}
 
 /** Minified bytes each package contributes to the output, largest first. */
 function bytesByPackage(metafile: Metafile): Array<[string, number]> {

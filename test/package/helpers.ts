@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, inject } from 'vitest';
 // Types only: at run time the server comes from the installed tarball, not from src/.
 import type { MockServer, RecordedRequest } from '../../src/testing/index.js';
@@ -115,4 +117,23 @@ export function createRequestOf(server: MockServer, label: string): RecordedRequ
   );
   if (!create) throw new Error(`The mock saw no project created by the run "${label}".`);
   return create;
+}
+
+/** A browser app bundle as a bundler would make it for production, from the installed package. */
+export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {
+  const result = await build({
+    entryPoints: [consumerPath(entry)],
+    absWorkingDir: consumerPath(),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    ...options,
+  });
+  const code = result.outputFiles?.[0]?.text ?? '';
+  return { code, gzip: gzipSync(code).length, metafile: result.metafile as Metafile };
 }
