@@ -2,6 +2,10 @@ import { defineConfig } from 'tsup';
 
 const entry = { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' };
 
+// Leave `@internal` declarations (the transport the resource classes are built with) out of the
+// published types, so a user's compiler sees only the public surface and never loads zod's types.
+const dts = { compilerOptions: { stripInternal: true } };
+
 export default defineConfig([
   {
     // ESM: dependencies stay external so an app that also uses zod ships one copy.
@@ -9,7 +13,7 @@ export default defineConfig([
     format: ['esm'],
     target: 'es2022',
     platform: 'neutral',
-    dts: true,
+    dts,
     sourcemap: true,
     clean: true,
     treeshake: true,
@@ -20,7 +24,7 @@ export default defineConfig([
     format: ['cjs'],
     target: 'es2022',
     platform: 'node',
-    dts: true,
+    dts,
     sourcemap: true,
     treeshake: true,
   },
