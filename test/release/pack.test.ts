@@ -111,6 +111,15 @@ describe('npm pack --dry-run', () => {
     expect([...sources].filter((source) => source.startsWith('src/testing/'))).not.toEqual([]);
   });
 
+  it('publishes only the public surface in the client types: no transport, no zod', async () => {
+    for (const file of ['index.d.ts', 'index.d.cts']) {
+      const types = await readFile(join(copy, 'dist', file), 'utf8');
+      expect(types).toContain('declare class Client');
+      expect(types).not.toMatch(/from ['"]zod/);
+      expect(types).not.toContain('class Transport');
+    }
+  });
+
   it('stays small: under 750 KB unpacked, 200 KB packed', () => {
     // Measured at about 560 KB unpacked and 150 KB packed, most of it source maps with their
     // sources inlined. A jump means something shipped by mistake.
