@@ -12,14 +12,15 @@ import { rotate, type Summary, summarize } from './stats.js';
 export type Timings = Map<ContenderName, Summary>;
 
 /**
- * Sequential calls: each sample is one awaited call. Every round gives each contender one sample,
+ * Sequential calls: each sample is one awaited call (or the mean of `batch` of them, for timings
+ * too short to read one at a time). Every round gives each contender one sample,
  * in an order rotated per round; `warmup` rounds run first and are not counted.
  */
 export async function measureSequential(
   contenders: readonly Contender[],
   operation: Operation,
   projectId: string,
-  { warmup, samples }: { warmup: number; samples: number },
+  { warmup, samples, batch = 1 }: { warmup: number; samples: number; batch?: number },
 ): Promise<Timings> {
   const calls = contenders.map((contender) => ({
     name: contender.name,
@@ -29,9 +30,9 @@ export async function measureSequential(
   for (let round = 0; round < warmup + samples; round++) {
     for (const entry of rotate(calls, round)) {
       const started = performance.now();
-      await entry.call();
+      for (let i = 0; i < batch; i++) await entry.call();
       const elapsed = performance.now() - started;
-      if (round >= warmup) entry.samples.push(elapsed * 1000);
+      if (round >= warmup) entry.samples.push((elapsed * 1000) / batch);
     }
   }
   return new Map(calls.map((entry) => [entry.name, summarize(entry.samples)]));

@@ -5,15 +5,15 @@
  * Pure CPU in one thread, it is steadier than the end-to-end figures on a busy machine, and it is
  * the figure to watch when changing the SDK's request path.
  */
-import { performance } from 'node:perf_hooks';
 import {
   CONTENDER_NAMES,
   type Contender,
   type ContenderName,
   createContender,
 } from './contenders.js';
-import { callOf, OPERATIONS, type Operation } from './operations.js';
-import { rotate, type Summary, summarize } from './stats.js';
+import { measureSequential } from './latency.js';
+import { OPERATIONS, type Operation } from './operations.js';
+import type { Summary } from './stats.js';
 
 const PROJECT_ID = 'proj_stub';
 const PROJECT = {
@@ -60,20 +60,10 @@ export async function measureOverhead({
   );
   const results: Overheads = new Map();
   for (const operation of OPERATIONS) {
-    const calls = contenders.map((contender) => ({
-      name: contender.name,
-      call: callOf(contender, operation, PROJECT_ID),
-      samples: [] as number[],
-    }));
-    for (let round = 0; round < warmup + samples; round++) {
-      for (const entry of rotate(calls, round)) {
-        const started = performance.now();
-        for (let i = 0; i < batch; i++) await entry.call();
-        const elapsed = performance.now() - started;
-        if (round >= warmup) entry.samples.push((elapsed * 1000) / batch);
-      }
-    }
-    results.set(operation, new Map(calls.map((e) => [e.name, summarize(e.samples)])));
+    results.set(
+      operation,
+      await measureSequential(contenders, operation, PROJECT_ID, { warmup, samples, batch }),
+    );
   }
   return results;
 }
