@@ -114,15 +114,9 @@ export class Transport {
       };
       if (idempotencyKey) attemptHeaders['idempotency-key'] = idempotencyKey;
       const result = await this.#attempt(call, { body, headers: attemptHeaders, timeout, signal });
+      const logged = { attempt, maxRetries, started, result, headers, idempotencyKey };
       if (result.kind === 'response' && result.response.ok) {
-        this.#logAttempt('debug', call, {
-          attempt,
-          maxRetries,
-          started,
-          result,
-          headers,
-          idempotencyKey,
-        });
+        this.#logAttempt('debug', call, logged);
         return parseSuccess(call, result.response, result.text, endpoint.output, apiKey);
       }
 
@@ -136,15 +130,7 @@ export class Transport {
           ? { kind: 'response', status: result.response.status, headers: result.response.headers }
           : { kind: 'connection' };
       const wait = attempt < maxRetries ? retryDelay(outcome, attempt) : undefined;
-      this.#logAttempt(wait === undefined ? 'info' : 'debug', call, {
-        attempt,
-        maxRetries,
-        started,
-        result,
-        headers,
-        idempotencyKey,
-        wait,
-      });
+      this.#logAttempt(wait === undefined ? 'info' : 'debug', call, { ...logged, wait });
       if (wait === undefined) throw error;
       try {
         await sleep(wait, signal);
