@@ -1,7 +1,7 @@
-import { AgentChatError } from './core/errors.js';
+import { AgentChatError } from './core/errors/index.js';
 import { createLog, isLogLevel } from './core/logger.js';
 import { type ClientOptions, clientOptionsSchema } from './core/options.js';
-import { retryDefaults } from './core/retry.js';
+import { retryDefaults } from './core/retry-policy.js';
 import { Transport } from './core/transport.js';
 import { validate } from './core/validation.js';
 import { readEnv } from './internal/env.js';

@@ -38,10 +38,10 @@ export {
   ResponseValidationError,
   UnprocessableEntityError,
   type ValidationIssue,
-} from './core/errors.js';
+} from './core/errors/index.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ClientOptions, RequestOptions } from './core/options.js';
-export { retryDefaults } from './core/retry.js';
+export { retryDefaults } from './core/retry-policy.js';
 export type { Chat } from './resources/chat.js';
 export type { Projects } from './resources/projects.js';
 export type {

@@ -4,6 +4,7 @@
  * are loose (fields the service adds later are kept, and a new `status` is not an error).
  */
 import * as z from 'zod/mini';
+import { findNonJson } from './internal/json.js';
 
 /**
  * A project's state. `active` is the only one the service names today; others may follow.
@@ -176,66 +177,3 @@ export const chatReplySchema = z.looseObject({
   message: z.string(),
   suggestions: z.array(z.unknown()),
 });
-
-/**
- * Finds the first value in `value` that JSON cannot carry faithfully: the body would otherwise be
- * changed silently (`undefined` dropped, `NaN` turned to null, a Date to a string) or fail to
- * serialise at all (cycles, BigInt).
- */
-function findNonJson(
-  value: unknown,
-  path: PropertyKey[],
-  seen: Set<object> = new Set(),
-): { path: PropertyKey[]; message: string } | undefined {
-  if (path.length === 0 && !isPlainObject(value)) {
-    return { path, message: `expected a plain JSON object, received ${describeValue(value)}` };
-  }
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-  if (typeof value === 'number') {
-    return Number.isFinite(value)
-      ? undefined
-      : { path, message: `expected a finite number, received ${value}` };
-  }
-  if (typeof value !== 'object' || !(Array.isArray(value) || isPlainObject(value))) {
-    return { path, message: `expected a JSON value, received ${describeValue(value)}` };
-  }
-  if (seen.has(value))
-    return { path, message: 'expected a JSON value, received a circular reference' };
-  if (Array.isArray(value) && !isDenseArray(value)) {
-    // JSON would turn each hole into null and drop any named property.
-    return {
-      path,
-      message: 'expected a JSON array, received a sparse array or one with named properties',
-    };
-  }
-  seen.add(value);
-  for (const [key, item] of Object.entries(value)) {
-    const problem = findNonJson(item, [...path, Array.isArray(value) ? Number(key) : key], seen);
-    if (problem) return problem;
-  }
-  seen.delete(value);
-  return undefined;
-}
-
-/** True when an array's own keys are exactly its indexes 0 to length - 1. */
-function isDenseArray(value: unknown[]): boolean {
-  const keys = Object.keys(value);
-  return keys.length === value.length && keys.every((key, index) => key === String(index));
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object')
-    return `${value.constructor?.name ?? 'an object'} instance`.replace(
-      /^Object instance$/,
-      'an object',
-    );
-  return typeof value;
-}

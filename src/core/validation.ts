@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
-import { describeValue } from '../schemas.js';
-import type { ValidationIssue } from './errors.js';
+import { describeValue } from '../internal/json.js';
+import type { ValidationIssue } from './errors/index.js';
 
 /**
  * Validates `value` with `schema`. Returns the parsed value or the issues, worded for people:

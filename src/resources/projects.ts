@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
+import type { Endpoint } from '../core/call.js';
 import type { RequestOptions } from '../core/options.js';
-import type { Endpoint, Transport } from '../core/transport.js';
+import type { Transport } from '../core/transport.js';
 import { path } from '../internal/path.js';
 import {
   type CreatedProject,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { retryDelay, serverRetryAfter } from '../../src/core/retry.js';
+import { retryDelay, serverRetryAfter } from '../../src/core/retry-policy.js';
 import {
   APIConnectionError,
   APITimeoutError,
@@ -42,6 +42,7 @@ async function settle<T>(
   }
 }
 
+const site = { method: 'POST', path: '/v1/projects' };
 const create = (options = {}) => client().projects.create({ name: 'P', agentId: 'a' }, options);
 const status = (code: number, headers?: Record<string, string>): Fault =>
   headers ? { kind: 'status', status: code, headers } : { kind: 'status', status: code };
@@ -120,8 +121,9 @@ describe('backoff', () => {
   });
 
   it('caps at 8 s', () => {
-    expect(retryDelay({ kind: 'connection' }, 10, () => 0)).toBe(retryDefaults.maxDelayMs);
-    expect(retryDelay({ kind: 'connection' }, 3, () => 1)).toBe(4000 * 0.75);
+    const dropped = new APIConnectionError(site, new TypeError('fetch failed'));
+    expect(retryDelay(dropped, 10, () => 0)).toBe(retryDefaults.maxDelayMs);
+    expect(retryDelay(dropped, 3, () => 1)).toBe(4000 * 0.75);
   });
 
   it('waits what Retry-After says in seconds', async () => {
@@ -163,7 +165,8 @@ describe('backoff', () => {
   it('falls back to backoff when Retry-After is unreadable', () => {
     const headers = new Headers({ 'retry-after': 'soon' });
     expect(serverRetryAfter(headers)).toBeUndefined();
-    expect(retryDelay({ kind: 'response', status: 503, headers }, 0, () => 0)).toBe(500);
+    const unavailable = new InternalServerError(site, { status: 503, headers, body: undefined });
+    expect(retryDelay(unavailable, 0, () => 0)).toBe(500);
   });
 });
 

@@ -64,10 +64,10 @@ describe('the browser example bundle', () => {
     expect(bundle).not.toMatch(/from\s*["']node:|require\(/);
   });
 
-  it('stays small: under 20 KB gzipped', () => {
-    // Measured at about 14.5 KB (zod/mini is half of it). A jump means a heavy import, such as
-    // zod's classic API with all its locales.
-    expect(gzipSync(bundle).length).toBeLessThan(20 * 1024);
+  it('stays small: under 28 KB gzipped', () => {
+    // Measured at about 23 KB: ky and zod/mini are about 9 KB each. A jump means a heavy import,
+    // such as zod's classic API with all its locales.
+    expect(gzipSync(bundle).length).toBeLessThan(28 * 1024);
   });
 });
 

@@ -1,0 +1,43 @@
+import type { AttemptEnd, Call } from './call.js';
+import { APIError } from './errors/index.js';
+import type { Log } from './logger.js';
+
+/**
+ * Logs how one attempt ended: method, path, status (or the error's name), attempt, duration, the
+ * request id and the wait before the next attempt, with the request's headers, token redacted.
+ */
+export function logAttempt(
+  log: Log,
+  level: 'debug' | 'info',
+  call: Call,
+  end: AttemptEnd,
+  wait?: number,
+): void {
+  const { site } = call;
+  const [status, requestId]: [number | string, string | undefined] =
+    end.kind === 'response'
+      ? [end.response.status, end.response.headers.get('x-request-id') ?? undefined]
+      : end.error instanceof APIError
+        ? [end.error.status, end.error.requestId]
+        : [end.error.name, undefined];
+  const durationMs = Date.now() - call.attemptStarted;
+  const attempt = call.attempts;
+  const maxAttempts = call.options.maxRetries + 1;
+  const label = `attempt ${attempt}/${maxAttempts}`;
+  const retryNote = wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of call.request?.headers ?? []) headers[name] = value;
+  // The token is never put in; the logger also redacts other secrets by their names.
+  if (headers.authorization !== undefined) headers.authorization = 'Bearer [redacted]';
+  log(level, `${site.method} ${site.path} → ${status} (${label}, ${durationMs} ms)${retryNote}`, {
+    method: site.method,
+    path: site.path,
+    status,
+    attempt,
+    maxAttempts,
+    durationMs,
+    ...(wait === undefined ? {} : { retryInMs: Math.round(wait) }),
+    requestId,
+    headers,
+  });
+}

@@ -1,0 +1,63 @@
+import type * as z from 'zod/mini';
+import type { AgentChatError, CallSite } from './errors/index.js';
+
+/**
+ * One operation of the service: how to turn validated input into a request, and what comes back.
+ * Resources declare one per method; the transport runs them all.
+ */
+export interface Endpoint<Input, Output> {
+  /** Names the operation in error messages, such as `projects.create`. */
+  readonly name: string;
+  readonly method: 'GET' | 'POST';
+  readonly input: z.ZodMiniType<Input>;
+  readonly path: (input: Input) => string;
+  readonly body?: (input: Input) => Record<string, unknown>;
+  readonly output: z.ZodMiniType<Output>;
+}
+
+/** How an attempt ended: a response with its body read, or the error that stands for it. */
+export type AttemptEnd =
+  | { readonly kind: 'response'; readonly response: Response }
+  | { readonly kind: 'error'; readonly error: AgentChatError };
+
+/**
+ * One call's state, shared by the ky hooks, the retry decision and the attempts ky makes for it:
+ * what was asked, and what the latest attempt sent and got.
+ */
+export class Call {
+  /** Attempts started so far. */
+  attempts = 0;
+  /** When the latest attempt started (`Date.now()`), for its duration in the log. */
+  attemptStarted = 0;
+  /** The latest attempt's request, as sent (headers included). */
+  request: Request | undefined;
+  /** The latest response, its body already read into `text`. */
+  response: { readonly response: Response; readonly text: string } | undefined;
+  /** What the latest attempt's `fetch` threw, so that it reads as a connection failure. */
+  attemptError: unknown;
+  /** The bearer token of the latest attempt: a server that echoes it must not put it in an error. */
+  token = '';
+  /** The SDK error the latest failure was read as, so that it is read once. */
+  failure: { readonly source: unknown; readonly error: AgentChatError } | undefined;
+
+  constructor(
+    readonly endpoint: Endpoint<unknown, unknown>,
+    readonly site: CallSite,
+    readonly options: {
+      readonly signal: AbortSignal | undefined;
+      readonly timeout: number;
+      readonly maxRetries: number;
+      /** Sent on every attempt of a POST, so the service can tell a retry from a new request. */
+      readonly idempotencyKey: string | undefined;
+    },
+  ) {}
+
+  /** Records the start of an attempt and forgets what the one before it got. */
+  beginAttempt(request: Request): void {
+    this.attempts++;
+    this.attemptStarted = Date.now();
+    this.request = request;
+    this.response = undefined;
+    this.attemptError = undefined;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The base of the error tree, and the brand that makes `instanceof` hold across the ESM and CJS
+ * builds (or two copies of the package) loaded in one process: each error records the names of
+ * its classes, and each class's `Symbol.hasInstance` looks its own name up there.
+ */
+
+const KINDS = Symbol.for('agentchat.error.kinds');
+
+/**
+ * Method and path of the call an error belongs to, for messages that say what failed.
+ *
+ * @example
+ * ```ts
+ * // Build the error a call would throw, to test how your own code handles it.
+ * const call: CallSite = { method: 'GET', path: '/v1/projects/proj_123' };
+ * const error = new NotFoundError(call, { status: 404, headers: new Headers(), body: undefined });
+ * console.log(error.message); // GET /v1/projects/proj_123 failed with status 404
+ * ```
+ */
+export interface CallSite {
+  /** The HTTP method, such as `POST`. */
+  readonly method: string;
+  /** The request path below `baseUrl`, such as `/v1/projects/proj_123/chat`. */
+  readonly path: string;
+}
+
+type ErrorClass = { readonly errorName: string; prototype: object };
+
+/**
+ * The base of every error from `agentchat`, and the error for invalid configuration
+ * (a missing API key or base URL, a browser without `dangerouslyAllowBrowser`).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (error instanceof AgentChatError) console.error(error.name, error.message);
+ * }
+ * ```
+ */
+export class AgentChatError extends Error {
+  /** The stable name of this class; survives minification, unlike `constructor.name`. */
+  static readonly errorName: string = 'AgentChatError';
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    const kinds: string[] = [];
+    for (let c = new.target as unknown as ErrorClass; c && 'errorName' in c; ) {
+      if (Object.hasOwn(c, 'errorName')) kinds.push(c.errorName);
+      c = Object.getPrototypeOf(c);
+    }
+    Object.defineProperty(this, KINDS, { value: kinds });
+    this.name = kinds[0] ?? 'AgentChatError';
+  }
+
+  /** Brand check: true for errors of this class from any copy of the package. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // A user's own subclass has no brand of its own; judge it by its prototype chain.
+    if (!Object.hasOwn(this, 'errorName'))
+      return Function.prototype[Symbol.hasInstance].call(this, value);
+    const kinds =
+      typeof value === 'object' && value !== null ? Reflect.get(value, KINDS) : undefined;
+    return Array.isArray(kinds) && kinds.includes((this as unknown as ErrorClass).errorName);
+  }
+
+  /** A plain object of the error's name, message and public fields, for structured logs. */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key !== 'headers' && key !== 'cause') json[key] = value;
+    }
+    return json;
+  }
+}
+
+/** ` (request id req_…)`, or nothing when the response had none: the end of several messages. */
+export function requestIdSuffix(requestId: string | undefined): string {
+  return requestId ? ` (request id ${requestId})` : '';
+}

@@ -1,0 +1,79 @@
+import { AgentChatError, type CallSite } from './agentchat-error.js';
+
+/**
+ * The request never got a response: DNS, refused or dropped connection. `cause` has the detail.
+ * Retried; thrown once retries run out.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (error instanceof APIConnectionError) console.error('Network problem:', error.cause);
+ * }
+ * ```
+ */
+export class APIConnectionError extends AgentChatError {
+  static override readonly errorName: string = 'APIConnectionError';
+
+  constructor(call: CallSite, cause: unknown, message?: string) {
+    super(
+      message ?? `${call.method} ${call.path} could not reach the service: ${describe(cause)}`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+/**
+ * An attempt ran past its `timeout`. A subclass of {@link APIConnectionError}; retried.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.chat.send({ projectId: 'proj_123', message: 'Hello' }, { timeout: 5_000 });
+ * } catch (error) {
+ *   if (error instanceof APITimeoutError) console.error('No answer within 5 s per attempt');
+ * }
+ * ```
+ */
+export class APITimeoutError extends APIConnectionError {
+  static override readonly errorName: string = 'APITimeoutError';
+
+  constructor(call: CallSite, timeoutMs: number) {
+    super(call, undefined, `${call.method} ${call.path} timed out after ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * The caller's `AbortSignal` fired; no further attempt was made. `cause` is the signal's reason.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * setTimeout(() => controller.abort(), 1_000);
+ * try {
+ *   await client.chat.send(
+ *     { projectId: 'proj_123', message: 'Hello' },
+ *     { signal: controller.signal },
+ *   );
+ * } catch (error) {
+ *   if (error instanceof APIUserAbortError) console.log('Cancelled');
+ * }
+ * ```
+ */
+export class APIUserAbortError extends AgentChatError {
+  static override readonly errorName: string = 'APIUserAbortError';
+
+  constructor(call: CallSite, reason: unknown) {
+    super(`${call.method} ${call.path} was aborted`, { cause: reason });
+  }
+}
+
+function describe(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, ...) is its cause.
+  const inner = cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
+  return `${cause.message}${inner}`;
+}

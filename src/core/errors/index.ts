@@ -1,0 +1,21 @@
+/** Every error this package throws, all under {@link AgentChatError}. */
+export { AgentChatError, type CallSite } from './agentchat-error.js';
+export { APIError, type APIErrorDetails } from './api-error.js';
+export { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
+export { createAPIError } from './create-api-error.js';
+export { isAgentChatError, isAPIError } from './guards.js';
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from './status-errors.js';
+export {
+  RequestValidationError,
+  ResponseValidationError,
+  type ValidationIssue,
+} from './validation-errors.js';

@@ -1,0 +1,103 @@
+/**
+ * Reading what the service answered: a buffered copy of each response for ky, the error a non-2xx
+ * answer stands for, and the error for a 2xx body that is not what the contract says. Whatever a
+ * server echoes of the bearer token is redacted here, before it can reach an error.
+ */
+import type * as z from 'zod/mini';
+import {
+  type APIError,
+  type CallSite,
+  createAPIError,
+  ResponseValidationError,
+  type ValidationIssue,
+} from './errors/index.js';
+import { serverRetryAfter } from './retry-policy.js';
+import { validate } from './validation.js';
+
+/** Statuses whose responses may not carry a body (the Response constructor refuses one). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * A response whose body is already read, so that ky's own body read finds it at once: the read
+ * happened inside the attempt, under its deadline, where a dropped connection is retried.
+ */
+export function bufferedResponse(response: Response, text: string): Response {
+  const copy = new Response(NULL_BODY_STATUSES.has(response.status) ? null : text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  // A constructed Response has no URL; callers of withResponse() may want the one that answered.
+  if (response.url) Object.defineProperty(copy, 'url', { value: response.url });
+  return copy;
+}
+
+/** The error a non-2xx response stands for, its body and headers cleared of the token. */
+export function apiErrorOf(
+  site: CallSite,
+  response: Response,
+  text: string,
+  token: string,
+): APIError {
+  return createAPIError(
+    site,
+    {
+      status: response.status,
+      headers: scrubHeaders(response.headers, token),
+      body: parseBody(scrub(text, token)).value,
+    },
+    serverRetryAfter(response.headers),
+  );
+}
+
+/**
+ * The error for a 2xx body that is not JSON or breaks the endpoint's schema, every issue worded
+ * for people (zod/mini's own messages are terse, since it ships no locale).
+ */
+export function invalidBodyError(
+  site: CallSite,
+  response: Response,
+  text: string,
+  token: string,
+  schema: z.ZodMiniType<unknown>,
+): ResponseValidationError {
+  const body = parseBody(text);
+  let issues: ValidationIssue[] = [{ path: '', message: 'the body is not JSON' }];
+  if (body.json) {
+    const result = validate(schema, body.value);
+    issues = result.ok ? [{ path: '', message: 'the body did not validate' }] : result.issues;
+  }
+  return new ResponseValidationError(
+    site,
+    {
+      status: response.status,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+      body: parseBody(scrub(text, token)).value,
+    },
+    issues,
+  );
+}
+
+function parseBody(text: string): { json: boolean; value: unknown } {
+  if (text === '') return { json: false, value: undefined };
+  try {
+    return { json: true, value: JSON.parse(text) };
+  } catch {
+    return { json: false, value: text };
+  }
+}
+
+/** Headers that echo the token back (a proxy's debug header) would show it in an inspected error. */
+function scrubHeaders(headers: Headers, token: string): Headers {
+  const values = [...headers];
+  if (!values.some(([, value]) => scrub(value, token) !== value)) return headers;
+  const scrubbed = new Headers();
+  for (const [name, value] of values) scrubbed.append(name, scrub(value, token));
+  return scrubbed;
+}
+
+/** A server that echoes the token back must not put it into an error's message or body. */
+function scrub(text: string, token: string): string {
+  // Tokens too short to be real secrets would match by chance and mangle the body.
+  return token.length >= 8 && text.includes(token) ? text.replaceAll(token, '[redacted]') : text;
+}

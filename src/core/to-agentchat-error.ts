@@ -1,0 +1,55 @@
+/**
+ * The one place where every way a call can fail becomes an error of the SDK's tree. No ky error,
+ * raw `TypeError` or `SyntaxError` gets past it, and none is kept as a `cause`: ky's errors hold
+ * the `Request`, Authorization header included, and `util.inspect` would print it.
+ */
+import { isHTTPError, isKyError, isNetworkError, isTimeoutError, SchemaValidationError } from 'ky';
+import type { Call } from './call.js';
+import {
+  AgentChatError,
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+} from './errors/index.js';
+import { apiErrorOf, invalidBodyError } from './response.js';
+
+/** Reads what a call failed with as an SDK error; the same failure always gives the same error. */
+export function toAgentChatError(error: unknown, call: Call): AgentChatError {
+  const cached = call.failure;
+  if (cached && cached.source === error) return cached.error;
+  const mapped = map(error, call);
+  call.failure = { source: error, error: mapped };
+  return mapped;
+}
+
+function map(error: unknown, call: Call): AgentChatError {
+  const { site } = call;
+  // The caller's abort comes first: it also aborts a fetch in flight, which then fails as well.
+  const { signal } = call.options;
+  if (signal?.aborted) return new APIUserAbortError(site, signal.reason);
+  // An apiKey function that failed, or any error the SDK raised itself, is already in the tree.
+  if (error instanceof AgentChatError) return error;
+
+  const answered = call.response;
+  if (isHTTPError(error) && answered) {
+    return apiErrorOf(site, answered.response, answered.text, call.token);
+  }
+  if (isTimeoutError(error)) return new APITimeoutError(site, call.options.timeout);
+  // ky's NetworkError wraps the platform's own: "fetch failed", or "terminated" when the
+  // connection dropped while the body was read.
+  if (isNetworkError(error)) return new APIConnectionError(site, error.cause);
+  // Anything else the attempt's fetch threw (a custom fetch's own error) is a failed connection too.
+  if (error === call.attemptError && error !== undefined)
+    return new APIConnectionError(site, error);
+  // A 2xx body that breaks the schema, or is not JSON at all (JSON.parse's raw SyntaxError).
+  if ((error instanceof SchemaValidationError || error instanceof SyntaxError) && answered) {
+    const { response, text } = answered;
+    return invalidBodyError(site, response, text, call.token, call.endpoint.output);
+  }
+  // Nothing else is expected; keep the detail in the message, and a ky error out of `cause`.
+  const detail = error instanceof Error ? error.message : String(error);
+  return new AgentChatError(
+    `${site.method} ${site.path} failed: ${detail}`,
+    isKyError(error) ? undefined : { cause: error },
+  );
+}

@@ -1,0 +1,65 @@
+/** Checks that a value is plain JSON, for request bodies that must reach the service unchanged. */
+
+/**
+ * Finds the first value in `value` that JSON cannot carry faithfully: the body would otherwise be
+ * changed silently (`undefined` dropped, `NaN` turned to null, a Date to a string) or fail to
+ * serialise at all (cycles, BigInt).
+ */
+export function findNonJson(
+  value: unknown,
+  path: PropertyKey[],
+  seen: Set<object> = new Set(),
+): { path: PropertyKey[]; message: string } | undefined {
+  if (path.length === 0 && !isPlainObject(value)) {
+    return { path, message: `expected a plain JSON object, received ${describeValue(value)}` };
+  }
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') {
+    return Number.isFinite(value)
+      ? undefined
+      : { path, message: `expected a finite number, received ${value}` };
+  }
+  if (typeof value !== 'object' || !(Array.isArray(value) || isPlainObject(value))) {
+    return { path, message: `expected a JSON value, received ${describeValue(value)}` };
+  }
+  if (seen.has(value))
+    return { path, message: 'expected a JSON value, received a circular reference' };
+  if (Array.isArray(value) && !isDenseArray(value)) {
+    // JSON would turn each hole into null and drop any named property.
+    return {
+      path,
+      message: 'expected a JSON array, received a sparse array or one with named properties',
+    };
+  }
+  seen.add(value);
+  for (const [key, item] of Object.entries(value)) {
+    const problem = findNonJson(item, [...path, Array.isArray(value) ? Number(key) : key], seen);
+    if (problem) return problem;
+  }
+  seen.delete(value);
+  return undefined;
+}
+
+/** True when an array's own keys are exactly its indexes 0 to length - 1. */
+function isDenseArray(value: unknown[]): boolean {
+  const keys = Object.keys(value);
+  return keys.length === value.length && keys.every((key, index) => key === String(index));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** Names a value's kind for an error message: `null`, `an array`, `Date instance`, `string`. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object')
+    return `${value.constructor?.name ?? 'an object'} instance`.replace(
+      /^Object instance$/,
+      'an object',
+    );
+  return typeof value;
+}
