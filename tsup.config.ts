@@ -19,9 +19,11 @@ export default defineConfig([
     treeshake: true,
   },
   {
-    // CJS: zod ships CJS too, so it stays external here as well.
+    // CJS: ky is ESM only, and `require('ky')` fails at run time on the Node versions the package
+    // supports, so ky is bundled in. zod ships CJS too, so it stays external.
     entry,
     format: ['cjs'],
+    noExternal: ['ky'],
     target: 'es2022',
     platform: 'node',
     dts,

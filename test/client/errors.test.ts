@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as sdk from '../../src/index.js';
 import {
   AgentChatError,
   APIConnectionError,
@@ -162,6 +163,27 @@ describe('error guards', () => {
     foreign[Symbol.for('agentchat.error.kinds')] = ['NotFoundError', 'APIError', 'AgentChatError'];
     expect(foreign instanceof NotFoundError).toBe(true);
     expect(foreign instanceof RateLimitError).toBe(false);
+  });
+
+  it('give every exported error class a brand of its own, checked by instanceof', () => {
+    const errorClasses = Object.entries(sdk).filter(
+      (entry): entry is [string, typeof AgentChatError] =>
+        typeof entry[1] === 'function' && entry[1].prototype instanceof Error,
+    );
+    expect(errorClasses.length).toBeGreaterThanOrEqual(15);
+    for (const [name, ErrorClass] of errorClasses) {
+      // Its own name, not one inherited from its parent: otherwise a parent would pass for it.
+      expect(Object.hasOwn(ErrorClass, 'errorName'), name).toBe(true);
+      expect((ErrorClass as unknown as { errorName: string }).errorName).toBe(name);
+      // An object branded with only the parent's kinds is not an instance of the class.
+      const parent = Object.getPrototypeOf(ErrorClass) as { errorName?: string };
+      if (parent.errorName) {
+        const parentOnly = { [Symbol.for('agentchat.error.kinds')]: [parent.errorName] };
+        expect(parentOnly instanceof ErrorClass, name).toBe(false);
+      }
+      const branded = { [Symbol.for('agentchat.error.kinds')]: [name] };
+      expect(branded instanceof ErrorClass, name).toBe(true);
+    }
   });
 
   it('serialise to JSON without headers', async () => {

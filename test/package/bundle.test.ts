@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { bundleForBrowser as bundle, consumerPath } from './helpers.js';
 
 /**
- * The most the SDK may add to a browser app, minified and gzipped. When a change goes over it, the
+ * The most the SDK may add to a browser app, minified and gzipped: ky (about 8.9 KiB), zod/mini
+ * (about 8) and the SDK itself. When a change goes over it, the
  * test prints where the bytes go, package by package; trim those before raising the budget.
  */
-const sizeBudget = 14 * 1024;
+const sizeBudget = 23 * 1024;
 
 /** Minified bytes each package contributes to the output, largest first. */
 function bytesByPackage(metafile: Metafile): Array<[string, number]> {

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+import { consumerPath } from './helpers.js';
 
 const run = promisify(execFile);
 const bin = (name: string) => resolve(import.meta.dirname, '../../node_modules/.bin', name);
@@ -44,5 +46,22 @@ describe('the packed tarball', () => {
       './testing',
     ]);
     expect(code).toBe(0);
+  });
+});
+
+describe('the builds', () => {
+  const read = (file: string) =>
+    readFile(consumerPath('node_modules/agentchat/dist', file), 'utf8');
+
+  it('imports ky from the ESM build, so an app that also uses ky ships one copy', async () => {
+    expect(await read('index.js')).toMatch(/from ['"]ky['"]/);
+  });
+
+  it('carries ky inside the CJS build, since ky is ESM only and cannot be required', async () => {
+    const cjs = await read('index.cjs');
+    expect(cjs).not.toMatch(/require\(['"]ky['"]\)/);
+    // ky's own retry engine is there (its error for a bad retry limit is one of its strings).
+    expect(cjs).toContain('`retry.limit` must be a finite, non-negative integer');
+    expect(cjs).toMatch(/require\(['"]zod\/mini['"]\)/);
   });
 });
