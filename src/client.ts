@@ -1,3 +1,4 @@
+import { bearerCredential } from './core/credential.js';
 import { AgentChatError } from './core/errors/index.js';
 import { createLog, isLogLevel } from './core/logger.js';
 import { type ClientOptions, clientOptionsSchema } from './core/options.js';
@@ -81,7 +82,7 @@ export class Client {
     this.baseUrl = resolveBaseUrl(options.baseUrl ?? readEnv('AGENTCHAT_BASE_URL'));
     const envLevel = readEnv('AGENTCHAT_LOG');
     const transport = new Transport({
-      apiKey,
+      credential: bearerCredential(apiKey),
       baseUrl: this.baseUrl,
       maxRetries: options.maxRetries ?? clientDefaults.maxRetries,
       timeout: options.timeout ?? clientDefaults.timeout,

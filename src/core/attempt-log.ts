@@ -4,7 +4,7 @@ import type { Log } from './logger.js';
 
 /**
  * Logs how one attempt ended: method, path, status (or the error's name), attempt, duration, the
- * request id and the wait before the next attempt, with the request's headers, token redacted.
+ * request id and the wait before the next attempt, with the request's headers, credentials redacted.
  */
 export function logAttempt(
   log: Log,
@@ -27,8 +27,8 @@ export function logAttempt(
   const retryNote = wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`;
   const headers: Record<string, string> = {};
   for (const [name, value] of call.request?.headers ?? []) headers[name] = value;
-  // The token is never put in; the logger also redacts other secrets by their names.
-  if (headers.authorization !== undefined) headers.authorization = 'Bearer [redacted]';
+  // The credentials are never put in; the logger also redacts other secrets by their names.
+  if (headers.authorization !== undefined) headers.authorization = '[redacted]';
   log(level, `${site.method} ${site.path} → ${status} (${label}, ${durationMs} ms)${retryNote}`, {
     method: site.method,
     path: site.path,

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import type { Authorization } from './credential.js';
 import type { AgentChatError, CallSite } from './errors/index.js';
 
 /**
@@ -12,6 +13,12 @@ export interface Endpoint<Input, Output> {
   readonly input: z.ZodMiniType<Input>;
   readonly path: (input: Input) => string;
   readonly body?: (input: Input) => Record<string, unknown>;
+  /**
+   * How the body is sent: JSON (the service's operations, with an Idempotency-Key), or
+   * form-encoded (an OAuth 2.0 token request, RFC 6749, which knows no Idempotency-Key).
+   * @default 'json'
+   */
+  readonly encoding?: 'json' | 'form';
   readonly output: z.ZodMiniType<Output>;
 }
 
@@ -35,8 +42,12 @@ export class Call {
   response: { readonly response: Response; readonly text: string } | undefined;
   /** What the latest attempt's `fetch` threw, so that it reads as a connection failure. */
   attemptError: unknown;
-  /** The bearer token of the latest attempt: a server that echoes it must not put it in an error. */
-  token = '';
+  /** The latest attempt's Authorization. */
+  authorization: Authorization | undefined;
+  /** True once the call has been replayed after a 401 (it is, at most once). */
+  replayed = false;
+  /** The token the service refused, until the replay's first attempt has told the key function. */
+  rejectedToken: string | undefined;
   /** The SDK error the latest failure was read as, so that it is read once. */
   failure: { readonly source: unknown; readonly error: AgentChatError } | undefined;
 
@@ -51,6 +62,11 @@ export class Call {
       readonly idempotencyKey: string | undefined;
     },
   ) {}
+
+  /** Secrets a server might echo back into what an error would show. */
+  get secrets(): readonly string[] {
+    return this.authorization?.secrets ?? [];
+  }
 
   /** Records the start of an attempt and forgets what the one before it got. */
   beginAttempt(request: Request): void {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { ApiKeyFunction } from './credential.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 
 /**
@@ -61,7 +62,9 @@ export interface RequestOptions {
 export interface ClientOptions {
   /**
    * The API key, or a function returning it (called before each attempt, so it can hand out a
-   * short-lived token such as an OAuth 2.0 access token).
+   * short-lived token such as an OAuth 2.0 access token; {@link clientCredentials} makes one).
+   * When the service answers 401 to a token from a function, the function is asked once more,
+   * with `{ rejected: token }`, and the call is replayed once with the new token.
    * @default process.env.AGENTCHAT_API_KEY
    * @example
    * ```ts
@@ -72,7 +75,7 @@ export interface ClientOptions {
    * });
    * ```
    */
-  apiKey?: string | (() => string | Promise<string>) | undefined;
+  apiKey?: string | ApiKeyFunction | undefined;
   /**
    * The service root that precedes `/v1`, such as `https://host/api`. A trailing slash is fine.
    * @default process.env.AGENTCHAT_BASE_URL
@@ -159,7 +162,7 @@ export const clientOptionsSchema = z.strictObject({
     z.union(
       [
         z.string().check(z.minLength(1), z.regex(headerValue, { message: headerValueMessage })),
-        z.custom<() => string | Promise<string>>((v) => typeof v === 'function'),
+        z.custom<ApiKeyFunction>((v) => typeof v === 'function'),
       ],
       { message: 'expected a string or a function returning one' },
     ),

@@ -1,7 +1,7 @@
 /**
  * Reading what the service answered: a buffered copy of each response for ky, the error a non-2xx
  * answer stands for, and the error for a 2xx body that is not what the contract says. Whatever a
- * server echoes of the bearer token is redacted here, before it can reach an error.
+ * server echoes of a secret (the bearer token, a client secret) is redacted here, before it can reach an error.
  */
 import type * as z from 'zod/mini';
 import {
@@ -32,19 +32,19 @@ export function bufferedResponse(response: Response, text: string): Response {
   return copy;
 }
 
-/** The error a non-2xx response stands for, its body and headers cleared of the token. */
+/** The error a non-2xx response stands for, its body and headers cleared of the secrets. */
 export function apiErrorOf(
   site: CallSite,
   response: Response,
   text: string,
-  token: string,
+  secrets: readonly string[],
 ): APIError {
   return createAPIError(
     site,
     {
       status: response.status,
-      headers: scrubHeaders(response.headers, token),
-      body: parseBody(scrub(text, token)).value,
+      headers: scrubHeaders(response.headers, secrets),
+      body: parseBody(scrub(text, secrets)).value,
     },
     serverRetryAfter(response.headers),
   );
@@ -58,7 +58,7 @@ export function invalidBodyError(
   site: CallSite,
   response: Response,
   text: string,
-  token: string,
+  secrets: readonly string[],
   schema: z.ZodMiniType<unknown>,
 ): ResponseValidationError {
   const body = parseBody(text);
@@ -72,7 +72,7 @@ export function invalidBodyError(
     {
       status: response.status,
       requestId: response.headers.get('x-request-id') ?? undefined,
-      body: parseBody(scrub(text, token)).value,
+      body: parseBody(scrub(text, secrets)).value,
     },
     issues,
   );
@@ -87,17 +87,21 @@ function parseBody(text: string): { json: boolean; value: unknown } {
   }
 }
 
-/** Headers that echo the token back (a proxy's debug header) would show it in an inspected error. */
-function scrubHeaders(headers: Headers, token: string): Headers {
+/** Headers that echo a secret back (a proxy's debug header) would show it in an inspected error. */
+function scrubHeaders(headers: Headers, secrets: readonly string[]): Headers {
   const values = [...headers];
-  if (!values.some(([, value]) => scrub(value, token) !== value)) return headers;
+  if (!values.some(([, value]) => scrub(value, secrets) !== value)) return headers;
   const scrubbed = new Headers();
-  for (const [name, value] of values) scrubbed.append(name, scrub(value, token));
+  for (const [name, value] of values) scrubbed.append(name, scrub(value, secrets));
   return scrubbed;
 }
 
-/** A server that echoes the token back must not put it into an error's message or body. */
-function scrub(text: string, token: string): string {
-  // Tokens too short to be real secrets would match by chance and mangle the body.
-  return token.length >= 8 && text.includes(token) ? text.replaceAll(token, '[redacted]') : text;
+/** A server that echoes a secret back must not put it into an error's message or body. */
+function scrub(text: string, secrets: readonly string[]): string {
+  let scrubbed = text;
+  for (const secret of secrets) {
+    // Values too short to be real secrets would match by chance and mangle the body.
+    if (secret.length >= 8) scrubbed = scrubbed.replaceAll(secret, '[redacted]');
+  }
+  return scrubbed;
 }

@@ -32,7 +32,7 @@ function map(error: unknown, call: Call): AgentChatError {
 
   const answered = call.response;
   if (isHTTPError(error) && answered) {
-    return apiErrorOf(site, answered.response, answered.text, call.token);
+    return apiErrorOf(site, answered.response, answered.text, call.secrets);
   }
   if (isTimeoutError(error)) return new APITimeoutError(site, call.options.timeout);
   // ky's NetworkError wraps the platform's own: "fetch failed", or "terminated" when the
@@ -44,7 +44,7 @@ function map(error: unknown, call: Call): AgentChatError {
   // A 2xx body that breaks the schema, or is not JSON at all (JSON.parse's raw SyntaxError).
   if ((error instanceof SchemaValidationError || error instanceof SyntaxError) && answered) {
     const { response, text } = answered;
-    return invalidBodyError(site, response, text, call.token, call.endpoint.output);
+    return invalidBodyError(site, response, text, call.secrets, call.endpoint.output);
   }
   // Nothing else is expected; keep the detail in the message, and a ky error out of `cause`.
   const detail = error instanceof Error ? error.message : String(error);

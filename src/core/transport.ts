@@ -10,6 +10,7 @@
 import ky, {
   type BeforeRequestHook,
   type BeforeRetryHook,
+  isHTTPError,
   type KyInstance,
   type Options,
 } from 'ky';
@@ -18,9 +19,10 @@ import type { APIPromise, WithResponse } from './api-promise.js';
 import { apiPromise } from './api-promise.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, type Endpoint } from './call.js';
-import { AgentChatError, RequestValidationError } from './errors/index.js';
+import type { Credential } from './credential.js';
+import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
-import { headerValue, type RequestOptions, requestOptionsSchema } from './options.js';
+import { type RequestOptions, requestOptionsSchema } from './options.js';
 import { bufferedResponse } from './response.js';
 import { retryOptions } from './retry-policy.js';
 import { toAgentChatError } from './to-agentchat-error.js';
@@ -30,7 +32,7 @@ export type { Endpoint } from './call.js';
 
 /** Everything the transport needs from the client's resolved options. */
 export interface TransportConfig {
-  readonly apiKey: string | (() => string | Promise<string>);
+  readonly credential: Credential;
   readonly baseUrl: string;
   readonly maxRetries: number;
   readonly timeout: number;
@@ -61,8 +63,8 @@ export class Transport {
       if (key !== undefined) request.headers.set('idempotency-key', key);
       await this.#authorize(request, call);
     };
-    // A key from a function may change between attempts (a refreshed token); a string never does,
-    // and ky re-sends a copy of the first attempt's request, headers included.
+    // A key from a function may change between attempts (a refreshed token); a fixed one never
+    // does, and ky re-sends a copy of the first attempt's request, headers included.
     const reauthorize: BeforeRetryHook = ({ request, options }) =>
       this.#authorize(request, callOf(options));
     this.#ky = ky.create({
@@ -70,7 +72,7 @@ export class Transport {
       headers: { ...defaults, ...headers },
       hooks: {
         beforeRequest: [stampCall],
-        beforeRetry: typeof config.apiKey === 'function' ? [reauthorize] : [],
+        beforeRetry: config.credential.renewable ? [reauthorize] : [],
       },
     });
   }
@@ -100,6 +102,7 @@ export class Transport {
     const options: z.output<typeof requestOptionsSchema> = checked?.data ?? {};
 
     const body = endpoint.body?.(input.data);
+    const form = endpoint.encoding === 'form';
     const call = new Call(
       endpoint as Endpoint<unknown, unknown>,
       { method: endpoint.method, path: endpoint.path(input.data) },
@@ -108,42 +111,89 @@ export class Transport {
         timeout: options.timeout ?? this.#config.timeout,
         maxRetries: options.maxRetries ?? this.#config.maxRetries,
         idempotencyKey:
-          endpoint.method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined,
+          endpoint.method === 'POST' && !form
+            ? (options.idempotencyKey ?? crypto.randomUUID())
+            : undefined,
       },
     );
+    const kyOptions: Options = { method: endpoint.method, timeout: call.options.timeout };
+    if (body !== undefined) {
+      if (form) kyOptions.body = new URLSearchParams(body as Record<string, string>);
+      else kyOptions.json = body;
+    }
+    const headers = this.#callHeaders(options.headers, body !== undefined && !form);
+    if (headers) kyOptions.headers = headers;
+    if (call.options.signal) kyOptions.signal = call.options.signal;
+
     const log = this.#config.log;
-    const kyOptions: Options = {
-      method: endpoint.method,
-      timeout: call.options.timeout,
+    try {
+      return await this.#run(call, kyOptions, call.options.maxRetries);
+    } catch (error) {
+      if (!this.#shouldReplay(call, error)) throw this.#fail(call, error);
+      // The service refused a token a function handed out: ask it once more, telling it which
+      // token was refused, and replay the call. The replay is not one of the call's retries.
+      if (log)
+        logAttempt(log, 'debug', call, { kind: 'error', error: toAgentChatError(error, call) });
+      call.replayed = true;
+      call.rejectedToken = call.authorization?.token;
+      try {
+        return await this.#run(call, kyOptions, call.options.maxRetries - (call.attempts - 1));
+      } catch (replayError) {
+        throw this.#fail(call, replayError);
+      }
+    }
+  }
+
+  /** Sends a call through ky, with `retries` retries left, and reads its answer. */
+  async #run<Output>(
+    call: Call,
+    kyOptions: Options,
+    retries: number,
+  ): Promise<WithResponse<Output>> {
+    const log = this.#config.log;
+    const options: Options = {
+      ...kyOptions,
       context: { call },
       retry: retryOptions(
-        call.options.maxRetries,
+        retries,
         (error) => toAgentChatError(error, call),
         (failure, wait) =>
           log && logAttempt(log, 'debug', call, { kind: 'error', error: failure }, wait),
       ),
       fetch: (request) => this.#attempt(request as Request, call),
     };
-    if (body !== undefined) kyOptions.json = body;
-    const headers = this.#callHeaders(options.headers, body !== undefined);
-    if (headers) kyOptions.headers = headers;
-    if (call.options.signal) kyOptions.signal = call.options.signal;
+    const data = (await this.#ky(call.site.path, options).json(call.endpoint.output)) as Output;
+    // The attempt that succeeded left its response here; ky has read its buffered copy.
+    const response = call.response?.response as Response;
+    if (log) logAttempt(log, 'debug', call, { kind: 'response', response });
+    return { data, response, requestId: response.headers.get('x-request-id') ?? undefined };
+  }
 
-    try {
-      const data = (await this.#ky(call.site.path, kyOptions).json(endpoint.output)) as Output;
-      // The attempt that succeeded left its response here; ky has read its buffered copy.
-      const response = call.response?.response as Response;
-      if (log) logAttempt(log, 'debug', call, { kind: 'response', response });
-      return { data, response, requestId: response.headers.get('x-request-id') ?? undefined };
-    } catch (error) {
-      const failure = toAgentChatError(error, call);
-      // A call that ended in an attempt's failure says so once; aborts and refusals before any
-      // attempt (bad input, a failing apiKey function) are the caller's own doing and not logged.
-      if (log && call.attempts > 0 && failure.name !== 'APIUserAbortError') {
-        logAttempt(log, 'info', call, { kind: 'error', error: failure });
-      }
-      throw failure;
+  /**
+   * True for a 401 to a token from a function, the first time: such a call is replayed once,
+   * unless the service said not to retry it (`x-should-retry: false`).
+   */
+  #shouldReplay(call: Call, error: unknown): boolean {
+    return (
+      this.#config.credential.renewable &&
+      !call.replayed &&
+      !call.options.signal?.aborted &&
+      isHTTPError(error) &&
+      error.response.status === 401 &&
+      error.response.headers.get('x-should-retry') !== 'false'
+    );
+  }
+
+  /** The SDK error a call ends with, logged once when it came from an attempt. */
+  #fail(call: Call, error: unknown): AgentChatError {
+    const failure = toAgentChatError(error, call);
+    // Aborts and refusals before any attempt (bad input, a failing apiKey function) are the
+    // caller's own doing and not logged.
+    const log = this.#config.log;
+    if (log && call.attempts > 0 && !(failure instanceof APIUserAbortError)) {
+      logAttempt(log, 'info', call, { kind: 'error', error: failure });
     }
+    return failure;
   }
 
   /**
@@ -191,27 +241,18 @@ export class Transport {
     return headers;
   }
 
-  /** Puts the bearer token on an attempt's request, asking a key function for a current one. */
+  /**
+   * Puts the credential on an attempt's request. The first attempt of a replay tells a token
+   * function which token the service refused.
+   */
   async #authorize(request: Request, call: Call): Promise<void> {
-    call.token = await this.#resolveApiKey();
-    request.headers.set('authorization', `Bearer ${call.token}`);
-  }
-
-  async #resolveApiKey(): Promise<string> {
-    const { apiKey } = this.#config;
-    if (typeof apiKey === 'string') return apiKey;
-    let key: unknown;
-    try {
-      key = await apiKey();
-    } catch (error) {
-      throw new AgentChatError('The apiKey function failed, so nothing was sent', { cause: error });
-    }
-    if (typeof key !== 'string' || key === '' || !headerValue.test(key)) {
-      throw new AgentChatError(
-        'The apiKey function must return a non-empty string without line breaks, control characters or characters above U+00FF; nothing was sent',
-      );
-    }
-    return key;
+    const rejected = call.rejectedToken;
+    call.rejectedToken = undefined;
+    const context = rejected === undefined ? {} : { rejected };
+    const authorization = await this.#config.credential.authorize(context);
+    call.authorization = authorization;
+    if (authorization.header !== undefined)
+      request.headers.set('authorization', authorization.header);
   }
 }
 

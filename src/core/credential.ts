@@ -1,0 +1,89 @@
+/**
+ * How each attempt is authorised: the Authorization header it carries, and the secrets that must
+ * never come back in an error. The client's is a bearer token from `apiKey`; the OAuth token
+ * request's is the client's id and secret.
+ */
+import { AgentChatError } from './errors/index.js';
+import { headerValue } from './options.js';
+
+/**
+ * What a token function is told when it is called. On the one replay after a 401, `rejected` is
+ * the token the service refused, so that a caching provider knows to fetch a new one.
+ *
+ * @example
+ * ```ts
+ * let cached: string | undefined;
+ * const apiKey = async ({ rejected }: ApiKeyContext) => {
+ *   if (cached === undefined || cached === rejected) cached = await fetchTokenFromBackend();
+ *   return cached;
+ * };
+ * const client = new Client({ apiKey, baseUrl: 'https://host/api' });
+ * ```
+ */
+export interface ApiKeyContext {
+  /** The token the service answered 401 to, on the replay that follows; otherwise absent. */
+  readonly rejected?: string | undefined;
+}
+
+/**
+ * A function that hands out the bearer token, called before every attempt: an OAuth 2.0 access
+ * token, or a short-lived key fetched from your backend. {@link clientCredentials} makes one.
+ *
+ * @example
+ * ```ts
+ * const apiKey: ApiKeyFunction = async () => (await fetch('/api/agentchat-token')).text();
+ * ```
+ */
+export type ApiKeyFunction = (context: ApiKeyContext) => string | Promise<string>;
+
+/** The Authorization of one attempt. */
+export interface Authorization {
+  /** The header's value, or `undefined` to send none. */
+  readonly header: string | undefined;
+  /** The bearer token, which a 401 may reject. */
+  readonly token?: string;
+  /** Values a server might echo back, which must never reach an error. */
+  readonly secrets: readonly string[];
+}
+
+/** Where each attempt's Authorization comes from. */
+export interface Credential {
+  /**
+   * True when asking again may give another value: each retry then asks again, and a call the
+   * service answers 401 is replayed once with a fresh one.
+   */
+  readonly renewable: boolean;
+  authorize(context: ApiKeyContext): Promise<Authorization>;
+}
+
+/** A credential sending `Authorization: Bearer <key>`, the key given or handed out by a function. */
+export function bearerCredential(apiKey: string | ApiKeyFunction): Credential {
+  if (typeof apiKey === 'string') {
+    const authorization = { header: `Bearer ${apiKey}`, token: apiKey, secrets: [apiKey] };
+    return { renewable: false, authorize: async () => authorization };
+  }
+  return {
+    renewable: true,
+    authorize: async (context) => {
+      const token = await callApiKey(apiKey, context);
+      return { header: `Bearer ${token}`, token, secrets: [token] };
+    },
+  };
+}
+
+async function callApiKey(apiKey: ApiKeyFunction, context: ApiKeyContext): Promise<string> {
+  let key: unknown;
+  try {
+    key = await apiKey(context);
+  } catch (error) {
+    // An SDK error (a refused or unreachable token endpoint) already says what happened.
+    if (error instanceof AgentChatError) throw error;
+    throw new AgentChatError('The apiKey function failed, so nothing was sent', { cause: error });
+  }
+  if (typeof key !== 'string' || key === '' || !headerValue.test(key)) {
+    throw new AgentChatError(
+      'The apiKey function must return a non-empty string without line breaks, control characters or characters above U+00FF; nothing was sent',
+    );
+  }
+  return key;
+}
