@@ -1,6 +1,6 @@
 /**
  * The client for the Project and Agent Chat service: {@link Client}, its options, the errors it
- * throws and the types of what it sends and returns. The mock service for tests is in
+ * throws, the types of what it sends and returns, and {@link clientCredentials} for OAuth 2.0. The mock service for tests is in
  * `agentchat/testing`.
  *
  * @example
@@ -17,6 +17,7 @@
  */
 export { Client, clientDefaults } from './client.js';
 export type { APIPromise, WithResponse } from './core/api-promise.js';
+export type { ApiKeyContext, ApiKeyFunction } from './core/credential.js';
 export {
   AgentChatError,
   APIConnectionError,
@@ -32,6 +33,7 @@ export {
   isAgentChatError,
   isAPIError,
   NotFoundError,
+  OAuthError,
   PermissionDeniedError,
   RateLimitError,
   RequestValidationError,
@@ -42,6 +44,10 @@ export {
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ClientOptions, RequestOptions } from './core/options.js';
 export { retryDefaults } from './core/retry-policy.js';
+export {
+  type ClientCredentialsOptions,
+  clientCredentials,
+} from './oauth/client-credentials.js';
 export type { Chat } from './resources/chat.js';
 export type { Projects } from './resources/projects.js';
 export type {

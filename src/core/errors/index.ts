@@ -4,6 +4,7 @@ export { APIError, type APIErrorDetails } from './api-error.js';
 export { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 export { createAPIError } from './create-api-error.js';
 export { isAgentChatError, isAPIError } from './guards.js';
+export { OAuthError } from './oauth-error.js';
 export {
   AuthenticationError,
   BadRequestError,

@@ -1,0 +1,47 @@
+import { AgentChatError, requestIdSuffix } from './agentchat-error.js';
+
+/**
+ * The OAuth 2.0 token endpoint refused to issue a token (RFC 6749 section 5.2): wrong client
+ * credentials (`invalid_client`, status 401), a scope it does not grant (`invalid_scope`), and so
+ * on. Nothing was sent to the service. Not retried: asking again with the same credentials cannot
+ * succeed. A token endpoint that is down fails with {@link APIConnectionError} or the status's
+ * {@link APIError} instead, after the usual retries.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.projects.get('proj_123');
+ * } catch (error) {
+ *   if (error instanceof OAuthError && error.error === 'invalid_client') {
+ *     console.error('Check AGENTCHAT_CLIENT_ID and AGENTCHAT_CLIENT_SECRET:', error.errorDescription);
+ *   }
+ * }
+ * ```
+ */
+export class OAuthError extends AgentChatError {
+  static override readonly errorName: string = 'OAuthError';
+  /** The RFC 6749 error code, such as `invalid_client`, when the endpoint gave one. */
+  readonly error: string | undefined;
+  /** The endpoint's own explanation (`error_description`), when it gave one. */
+  readonly errorDescription: string | undefined;
+  /** The HTTP status of the token endpoint's answer, such as 400 or 401. */
+  readonly status: number;
+  /** The `x-request-id` of the answer, when the endpoint sent one. */
+  readonly requestId: string | undefined;
+
+  constructor(details: {
+    readonly status: number;
+    readonly error?: string | undefined;
+    readonly errorDescription?: string | undefined;
+    readonly requestId?: string | undefined;
+  }) {
+    const reason = [details.error, details.errorDescription].filter(Boolean).join(': ');
+    super(
+      `The OAuth 2.0 token endpoint refused to issue a token (status ${details.status}${reason ? `, ${reason}` : ''}); nothing was sent to the service${requestIdSuffix(details.requestId)}`,
+    );
+    this.status = details.status;
+    this.error = details.error;
+    this.errorDescription = details.errorDescription;
+    this.requestId = details.requestId;
+  }
+}
