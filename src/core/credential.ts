@@ -13,8 +13,10 @@ import { headerValue } from './options.js';
  * @example
  * ```ts
  * let cached: string | undefined;
- * const apiKey = async ({ rejected }: ApiKeyContext) => {
- *   if (cached === undefined || cached === rejected) cached = await fetchTokenFromBackend();
+ * const apiKey = async ({ rejected }: ApiKeyContext): Promise<string> => {
+ *   if (cached === undefined || cached === rejected) {
+ *     cached = await (await fetch('/api/agentchat-token')).text();
+ *   }
  *   return cached;
  * };
  * const client = new Client({ apiKey, baseUrl: 'https://host/api' });

@@ -28,15 +28,30 @@ import { type TokenEndpoint, tokenEndpoint } from './token-endpoint.js';
  * ```
  */
 export interface ClientCredentialsOptions {
-  /** The token endpoint, an absolute http(s) URL such as `https://auth.example.com/oauth/token`. */
+  /**
+   * The token endpoint, an absolute http(s) URL such as `https://auth.example.com/oauth/token`.
+   * @default none: required
+   */
   tokenUrl: string;
-  /** The client identifier the authorization server issued. */
+  /**
+   * The client identifier the authorization server issued.
+   * @default none: required
+   */
   clientId: string;
-  /** The client secret. Never logged, never shown in an error or an inspected object. */
+  /**
+   * The client secret. Never logged, never shown in an error or an inspected object.
+   * @default none: required
+   */
   clientSecret: string;
-  /** The scope to ask for, space-separated, when the server wants one. */
+  /**
+   * The scope to ask for, space-separated, when the server wants one.
+   * @default none: no scope is sent
+   */
   scope?: string | undefined;
-  /** The audience to ask for (an extension some servers require), when the server wants one. */
+  /**
+   * The audience to ask for (an extension some servers require), when the server wants one.
+   * @default none: no audience is sent
+   */
   audience?: string | undefined;
   /**
    * How the client authenticates to the token endpoint: HTTP Basic (RFC 6749 section 2.3.1), or
