@@ -47,6 +47,12 @@ export class Client {
   readonly chat: Chat;
   /** The service root requests go to (before `/v1`), without a trailing slash. */
   readonly baseUrl: string;
+  /** How many times a failed attempt is retried, unless a call says otherwise. */
+  readonly maxRetries: number;
+  /** How long one attempt may take, in ms, unless a call says otherwise. */
+  readonly timeout: number;
+  /** The options as given, with the key and base URL as resolved, for {@link Client.withOptions}. */
+  readonly #options: ClientOptions;
 
   /**
    * Creates a client. Nothing is sent until the first call.
@@ -80,13 +86,20 @@ export class Client {
       );
     }
     this.baseUrl = resolveBaseUrl(options.baseUrl ?? readEnv('AGENTCHAT_BASE_URL'));
+    this.maxRetries = options.maxRetries ?? clientDefaults.maxRetries;
+    this.timeout = options.timeout ?? clientDefaults.timeout;
+    // Copies, so that neither the caller nor a derived client can change this one's settings.
+    const headers = { ...options.headers };
+    const middleware = [...(options.middleware ?? [])];
+    this.#options = { ...options, apiKey, baseUrl: this.baseUrl, headers, middleware };
     const envLevel = readEnv('AGENTCHAT_LOG');
     const transport = new Transport({
       credential: bearerCredential(apiKey),
       baseUrl: this.baseUrl,
-      maxRetries: options.maxRetries ?? clientDefaults.maxRetries,
-      timeout: options.timeout ?? clientDefaults.timeout,
-      headers: { ...options.headers },
+      maxRetries: this.maxRetries,
+      timeout: this.timeout,
+      headers,
+      middleware,
       fetch: options.fetch,
       // Browsers forbid setting User-Agent; elsewhere it tells the service which SDK called.
       userAgent: browser ? undefined : `agentchat-js/${VERSION}`,
@@ -99,17 +112,37 @@ export class Client {
     this.chat = new Chat(transport);
   }
 
+  /**
+   * A new client with some options replaced and the rest as this one has them. The two share
+   * nothing that either can change; a token provider given as `apiKey` is shared, and with it
+   * its cached token.
+   *
+   * @throws {@link AgentChatError} when a replaced option is invalid.
+   * @example
+   * ```ts
+   * const patient = client.withOptions({ timeout: 120_000, maxRetries: 5 });
+   * await patient.chat.send({ projectId: 'proj_123', message: 'Summarise the last year' });
+   * ```
+   */
+  withOptions(overrides: ClientOptions): Client {
+    return new Client({ ...this.#options, ...overrides });
+  }
+
   /** Shows the client without its key, in `util.inspect` and `console.log`. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `Client { baseUrl: '${this.baseUrl}' }`;
+    return `Client { baseUrl: '${this.baseUrl}', maxRetries: ${this.maxRetries}, timeout: ${this.timeout} }`;
   }
 
   /** Serialises the client without its key. */
   toJSON(): {
     /** The service root requests go to. */
     baseUrl: string;
+    /** How many times a failed attempt is retried. */
+    maxRetries: number;
+    /** How long one attempt may take, in ms. */
+    timeout: number;
   } {
-    return { baseUrl: this.baseUrl };
+    return { baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
   }
 }
 
@@ -138,5 +171,12 @@ function resolveBaseUrl(baseUrl: string | undefined): string {
       `Invalid baseUrl: it must not carry a query, a fragment or credentials (got ${url.origin}${url.pathname}...).`,
     );
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  const root = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  // Users of other SDKs put the version in the base URL by habit; requests would go to /v1/v1/.
+  if (/\/v1$/i.test(root)) {
+    throw new AgentChatError(
+      `Invalid baseUrl ${JSON.stringify(baseUrl)}: drop the trailing /v1 (use ${JSON.stringify(root.slice(0, -3))}); the client adds /v1 to every path itself.`,
+    );
+  }
+  return root;
 }

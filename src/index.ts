@@ -42,6 +42,7 @@ export {
   type ValidationIssue,
 } from './core/errors/index.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export type { Middleware, MiddlewareContext } from './core/middleware.js';
 export type { ClientOptions, RequestOptions } from './core/options.js';
 export { retryDefaults } from './core/retry-policy.js';
 export {

@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import type { Authorization } from './credential.js';
 import type { AgentChatError, CallSite } from './errors/index.js';
+import type { Middleware } from './middleware.js';
 
 /**
  * One operation of the service: how to turn validated input into a request, and what comes back.
@@ -44,6 +45,8 @@ export class Call {
   attemptError: unknown;
   /** The latest attempt's Authorization. */
   authorization: Authorization | undefined;
+  /** True once a middleware has thrown: the call ends, unretried. */
+  stopped = false;
   /** True once the call has been replayed after a 401 (it is, at most once). */
   replayed = false;
   /** The token the service refused, until the replay's first attempt has told the key function. */
@@ -60,6 +63,8 @@ export class Call {
       readonly maxRetries: number;
       /** Sent on every attempt of a POST, so the service can tell a retry from a new request. */
       readonly idempotencyKey: string | undefined;
+      /** Run around every attempt: the client's, then the call's. */
+      readonly middleware: readonly Middleware[];
     },
   ) {}
 

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { ApiKeyFunction } from './credential.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
+import type { Middleware } from './middleware.js';
 
 /**
  * Options for one call, the last argument of every method. Each overrides the client's own.
@@ -42,6 +43,11 @@ export interface RequestOptions {
    * @default a new UUID per call
    */
   idempotencyKey?: string | undefined;
+  /**
+   * Middleware for this call, run inside the client's `middleware` around every attempt.
+   * @default none: only the client's
+   */
+  middleware?: readonly Middleware[] | undefined;
 }
 
 /**
@@ -112,6 +118,12 @@ export interface ClientOptions {
    */
   logLevel?: LogLevel | undefined;
   /**
+   * Functions run around every attempt, in order (the first outermost): to log, trace, add
+   * headers or stand in for the service. Each retry is its own attempt. See {@link Middleware}.
+   * @default []
+   */
+  middleware?: readonly Middleware[] | undefined;
+  /**
    * Allow construction in a web page or worker, where anyone can read the key. Set it only for
    * short-lived or user-scoped keys, or internal tools; otherwise call the service from a backend.
    * @default false
@@ -147,6 +159,10 @@ const abortSignal = z.custom<AbortSignal>(
   { message: 'expected an AbortSignal' },
 );
 
+const middlewareSchema = z.array(
+  z.custom<Middleware>((v) => typeof v === 'function', { message: 'expected a function' }),
+);
+
 export const requestOptionsSchema = z.strictObject({
   signal: z.optional(abortSignal),
   timeout: z.optional(timeoutSchema),
@@ -155,6 +171,7 @@ export const requestOptionsSchema = z.strictObject({
   idempotencyKey: z.optional(
     z.string().check(z.minLength(1), z.regex(headerValue, { message: headerValueMessage })),
   ),
+  middleware: z.optional(middlewareSchema),
 });
 
 export const clientOptionsSchema = z.strictObject({
@@ -194,5 +211,6 @@ export const clientOptionsSchema = z.strictObject({
       message: "expected 'off', 'error', 'warn', 'info' or 'debug'",
     }),
   ),
+  middleware: z.optional(middlewareSchema),
   dangerouslyAllowBrowser: z.optional(z.boolean()),
 });

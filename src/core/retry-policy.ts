@@ -77,15 +77,15 @@ export function serverRetryAfter(headers: Headers, now: number = Date.now()): nu
 }
 
 /**
- * ky's `retry` options for one call. The decision needs the call's own failure, read into the SDK's
- * error tree (`failureOf`), and the wait it settles on is handed to `delay`, which ky calls next;
- * so both are made per call. `jitter` is already in the wait, and `backoffLimit` stays off: the
- * cap sits inside `retryDelay`, before the jitter, so the jitter survives at the cap.
+ * ky's `retry` options for one call. `nextWait(error, retry)` judges each failure (with
+ * `retryDelay`, from the SDK error it stands for) and gives the wait before retry `retry`
+ * (0-based), or `undefined` to stop; ky then calls `delay` for that wait. Both are made per call,
+ * since the wait is the call's own. The jitter is already in the wait, and `backoffLimit` stays
+ * off: the cap sits inside `retryDelay`, before the jitter, so the jitter survives at the cap.
  */
 export function retryOptions(
   maxRetries: number,
-  failureOf: (error: unknown) => AgentChatError,
-  onRetry: (failure: AgentChatError, wait: number) => void,
+  nextWait: (error: unknown, retry: number) => number | undefined,
 ): RetryOptions {
   let wait = 0;
   return {
@@ -95,11 +95,9 @@ export function retryOptions(
     retryOnTimeout: true,
     backoffLimit: Number.POSITIVE_INFINITY,
     shouldRetry: ({ error, retryCount }) => {
-      const failure = failureOf(error);
-      const next = retryDelay(failure, retryCount - 1);
+      const next = nextWait(error, retryCount - 1);
       if (next === undefined) return false;
       wait = next;
-      onRetry(failure, next);
       return true;
     },
     delay: () => wait,

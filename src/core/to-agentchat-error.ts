@@ -34,10 +34,10 @@ function map(error: unknown, call: Call): AgentChatError {
   if (isHTTPError(error) && answered) {
     return apiErrorOf(site, answered.response, answered.text, call.secrets);
   }
-  if (isTimeoutError(error)) return new APITimeoutError(site, call.options.timeout);
+  if (isTimeoutError(error)) return new APITimeoutError(site, call.options.timeout, call.attempts);
   // ky's NetworkError wraps the platform's own: "fetch failed", or "terminated" when the
   // connection dropped while the body was read.
-  if (isNetworkError(error)) return new APIConnectionError(site, error.cause);
+  if (isNetworkError(error)) return new APIConnectionError(site, error.cause, call.attempts);
   // Anything else the attempt's fetch threw (a custom fetch's own error) is a failed connection too.
   if (error === call.attemptError && error !== undefined)
     return new APIConnectionError(site, error);

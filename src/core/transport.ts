@@ -20,11 +20,12 @@ import { apiPromise } from './api-promise.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, type Endpoint } from './call.js';
 import type { Credential } from './credential.js';
-import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
+import { AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
+import { type Middleware, type MiddlewareContext, runMiddleware } from './middleware.js';
 import { type RequestOptions, requestOptionsSchema } from './options.js';
 import { bufferedResponse } from './response.js';
-import { retryOptions } from './retry-policy.js';
+import { retryDelay, retryOptions } from './retry-policy.js';
 import { toAgentChatError } from './to-agentchat-error.js';
 import { validate } from './validation.js';
 
@@ -41,6 +42,8 @@ export interface TransportConfig {
   readonly userAgent: string | undefined;
   /** Absent when logging is off. */
   readonly log: Log | undefined;
+  /** Run around every attempt, in order. */
+  readonly middleware: readonly Middleware[];
 }
 
 /** Sends calls for one client. Holds the key, so it keeps its config in a private field. */
@@ -114,6 +117,10 @@ export class Transport {
           endpoint.method === 'POST' && !form
             ? (options.idempotencyKey ?? crypto.randomUUID())
             : undefined,
+        // The call's own middleware runs inside the client's.
+        middleware: options.middleware
+          ? [...this.#config.middleware, ...options.middleware]
+          : this.#config.middleware,
       },
     );
     const kyOptions: Options = { method: endpoint.method, timeout: call.options.timeout };
@@ -154,12 +161,16 @@ export class Transport {
     const options: Options = {
       ...kyOptions,
       context: { call },
-      retry: retryOptions(
-        retries,
-        (error) => toAgentChatError(error, call),
-        (failure, wait) =>
-          log && logAttempt(log, 'debug', call, { kind: 'error', error: failure }, wait),
-      ),
+      retry: retryOptions(retries, (error, retry) => {
+        // A middleware's own error ends the call; anything else, the policy judges.
+        if (call.stopped) return undefined;
+        const failure = toAgentChatError(error, call);
+        const wait = retryDelay(failure, retry);
+        if (log && wait !== undefined) {
+          logAttempt(log, 'debug', call, { kind: 'error', error: failure }, wait);
+        }
+        return wait;
+      }),
       fetch: (request) => this.#attempt(request as Request, call),
     };
     const data = (await this.#ky(call.site.path, options).json(call.endpoint.output)) as Output;
@@ -197,33 +208,59 @@ export class Transport {
   }
 
   /**
-   * One attempt under ky: the request as ky built it and the hooks stamped it, sent with the
-   * caller's fetch or the platform's, its whole body read before the attempt's deadline.
+   * One attempt under ky: the request as ky built it and the hooks stamped it, run through the
+   * middleware and sent with the caller's fetch or the platform's, its whole body read before the
+   * attempt's deadline.
    */
   async #attempt(request: Request, call: Call): Promise<Response> {
+    const { middleware } = call.options;
     call.beginAttempt(request);
     // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used,
     // and called as a plain function: a native fetch called as a method of another object
     // throws "Illegal invocation" in browsers.
     const fetch = this.#config.fetch ?? globalThis.fetch;
-    try {
-      const exchange = (async () => {
-        const response = await fetch(request);
+    // What fetch or the body read throws is the network's doing: ky sees it raw, to retry it.
+    const send = async (current: Request) => {
+      try {
+        return await fetch(current);
+      } catch (error) {
+        call.attemptError = error;
+        throw error;
+      }
+    };
+    const exchange = (async () => {
+      let response: Response;
+      try {
+        response =
+          middleware.length === 0
+            ? await send(request)
+            : await runMiddleware(middleware, request, middlewareContext(call, request), send);
+      } catch (error) {
+        if (error === call.attemptError) throw error;
+        // A middleware's own error ends the call, unretried.
+        call.stopped = true;
+        throw error instanceof AgentChatError
+          ? error
+          : new AgentChatError(`${call.site.method} ${call.site.path}: a middleware failed`, {
+              cause: error,
+            });
+      }
+      try {
         return { response, text: await response.text() };
-      })();
-      // The platform's fetch honours the request's signal (the caller's abort and ky's timeout).
-      // A custom one may not: with one, the attempt also ends the moment the signal fires.
-      if (this.#config.fetch) exchange.catch(() => {}); // the race below may settle first
-      const { response, text } = await (this.#config.fetch
-        ? Promise.race([exchange, abortion(request.signal)])
-        : exchange);
-      const buffered = bufferedResponse(response, text);
-      call.response = { response: buffered, text };
-      return buffered;
-    } catch (error) {
-      call.attemptError = error;
-      throw error;
-    }
+      } catch (error) {
+        call.attemptError = error;
+        throw error;
+      }
+    })();
+    // The platform's fetch honours the request's signal (the caller's abort and ky's timeout).
+    // A custom one may not: with one, the attempt also ends the moment the signal fires.
+    if (this.#config.fetch) exchange.catch(() => {}); // the race below may settle first
+    const { response, text } = await (this.#config.fetch
+      ? Promise.race([exchange, abortion(request.signal)])
+      : exchange);
+    const buffered = bufferedResponse(response, text);
+    call.response = { response: buffered, text };
+    return buffered;
   }
 
   /**
@@ -257,6 +294,17 @@ export class Transport {
 }
 
 /** The call a ky hook runs for: the transport passes it in ky's per-request `context`. */
+/** What a middleware is told about the attempt it runs around. */
+function middlewareContext(call: Call, request: Request): MiddlewareContext {
+  return {
+    operation: call.endpoint.name,
+    attempt: call.attempts - 1,
+    maxRetries: call.options.maxRetries,
+    idempotencyKey: call.options.idempotencyKey,
+    signal: request.signal,
+  };
+}
+
 function callOf(options: { context: Record<string, unknown> }): Call {
   return options.context.call as Call;
 }

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { closest } from '../internal/closest.js';
 import { describeValue } from '../internal/json.js';
 import type { ValidationIssue } from './errors/index.js';
 
@@ -12,18 +13,31 @@ export function validate<T>(
 ): { ok: true; data: T } | { ok: false; issues: ValidationIssue[] } {
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, data: result.data };
-  return { ok: false, issues: result.error.issues.flatMap((issue) => toIssues(issue, value)) };
+  return {
+    ok: false,
+    issues: result.error.issues.flatMap((issue) => toIssues(issue, value, schema)),
+  };
 }
 
-function toIssues(issue: z.core.$ZodIssue, root: unknown): ValidationIssue[] {
+function toIssues(
+  issue: z.core.$ZodIssue,
+  root: unknown,
+  schema: z.ZodMiniType<unknown>,
+): ValidationIssue[] {
   const path = issue.path.map(String);
   const received = valueAt(root, issue.path);
   switch (issue.code) {
-    case 'unrecognized_keys':
-      return issue.keys.map((key) => ({
-        path: [...path, key].join('.'),
-        message: 'is not a known field',
-      }));
+    case 'unrecognized_keys': {
+      // A misspelt name is the usual cause: name the one that was probably meant.
+      const known = fieldsAt(schema, issue.path);
+      return issue.keys.map((key) => {
+        const meant = closest(key, known);
+        return {
+          path: [...path, key].join('.'),
+          message: meant ? `is not a known field; did you mean ${meant}?` : 'is not a known field',
+        };
+      });
+    }
     case 'invalid_type':
       return [
         {
@@ -63,6 +77,22 @@ function describeReceived(expected: string, received: unknown): string {
 function article(expected: string): string {
   if (expected === 'int') return 'an integer';
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+/** The field names of the object schema at `path` inside `schema` (none when it is not one). */
+function fieldsAt(schema: z.ZodMiniType<unknown>, path: readonly PropertyKey[]): string[] {
+  let current: z.core.$ZodType | undefined = schema;
+  for (const key of path) {
+    current = shapeOf(current)?.[key as string];
+  }
+  return Object.keys(shapeOf(current) ?? {});
+}
+
+function shapeOf(schema: z.core.$ZodType | undefined): Record<string, z.core.$ZodType> | undefined {
+  let def = schema?._zod.def as { type: string; shape?: unknown; innerType?: z.core.$ZodType };
+  // Look through `optional` and the like to the object inside.
+  while (def?.innerType) def = def.innerType._zod.def as typeof def;
+  return def?.type === 'object' ? (def.shape as Record<string, z.core.$ZodType>) : undefined;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -143,6 +143,7 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
     fetch: settings.fetch,
     userAgent: isBrowserLike() ? undefined : `agentchat-js/${VERSION}`,
     log: undefined,
+    middleware: [],
   });
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
 

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AgentChatError, AuthenticationError, Client } from '../../src/index.js';
+import { AgentChatError, AuthenticationError, Client, type Middleware } from '../../src/index.js';
 import { API_KEY, useMockService } from './setup.js';
 
 const { mock, client } = useMockService({ apiKeys: [API_KEY] });
@@ -45,7 +45,12 @@ describe('configuration', () => {
     [{ headers: { 'bad name': 'x' } }, /headers.bad name: is not a valid header name/],
     [{ fetch: 'nope' }, /fetch/],
     [{ logLevel: 'loud' }, /logLevel/],
-    [{ unknownOption: true }, /unknownOption: is not a known field/],
+    [{ unknownOption: true }, /unknownOption: is not a known field$/],
+    [{ timout: 5_000 }, /timout: is not a known field; did you mean timeout\?/],
+    [{ MaxRetries: 1 }, /MaxRetries: is not a known field; did you mean maxRetries\?/],
+    [{ baseUrl: 'https://host/api/v1' }, /drop the trailing \/v1 \(use "https:\/\/host\/api"\)/],
+    [{ baseUrl: 'https://host/v1/' }, /drop the trailing \/v1/],
+    [{ middleware: [42] }, /middleware.0: expected a function/],
   ])('refuses %o with a clear AgentChatError', (options, message) => {
     const make = () =>
       new Client({ apiKey: API_KEY, baseUrl: mock.baseUrl, ...(options as object) });
@@ -101,6 +106,87 @@ describe('configuration', () => {
     await client({ fetch: custom }).projects.create({ name: 'P', agentId: 'a' });
     expect(custom).toHaveBeenCalledTimes(1);
     expect(mock.requests).toHaveLength(1);
+  });
+});
+
+describe('the resolved settings', () => {
+  it('reads back baseUrl, maxRetries and timeout, defaults included', () => {
+    const plain = client();
+    expect([plain.baseUrl, plain.maxRetries, plain.timeout]).toEqual([mock.baseUrl, 2, 60_000]);
+    const tuned = client({ baseUrl: `${mock.baseUrl}/`, maxRetries: 5, timeout: 1_000 });
+    expect([tuned.baseUrl, tuned.maxRetries, tuned.timeout]).toEqual([mock.baseUrl, 5, 1_000]);
+  });
+
+  it('refuses a baseUrl ending in /v1, which would send every call to /v1/v1/', () => {
+    expect(() => client({ baseUrl: `${mock.baseUrl}/v1` })).toThrow(
+      `drop the trailing /v1 (use "${mock.baseUrl}")`,
+    );
+    // A path that merely contains v1 is someone's real root.
+    expect(client({ baseUrl: 'https://host/v1beta/api' }).baseUrl).toBe('https://host/v1beta/api');
+  });
+
+  it('suggests the option meant for a misspelt one on a call, and sends nothing', async () => {
+    const error = await client()
+      .projects.get('proj_1', { timout: 5 } as never)
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'Invalid projects.get options: timout: is not a known field; did you mean timeout? Nothing was sent.',
+    );
+    expect(mock.requests).toEqual([]);
+  });
+});
+
+describe('withOptions', () => {
+  it('derives a client with some options replaced and the rest kept', async () => {
+    const base = client({ maxRetries: 4, headers: { 'x-team': 'support' } });
+    const derived = base.withOptions({ timeout: 5_000 });
+    expect([derived.baseUrl, derived.maxRetries, derived.timeout]).toEqual([
+      mock.baseUrl,
+      4,
+      5_000,
+    ]);
+    expect([base.maxRetries, base.timeout]).toEqual([4, 60_000]);
+    await derived.projects.create({ name: 'P', agentId: 'a' });
+    expect(mock.requests[0]?.headers).toMatchObject({
+      'x-team': 'support',
+      authorization: `Bearer ${API_KEY}`,
+    });
+  });
+
+  it('keeps the key and base URL the first client read from the environment', async () => {
+    vi.stubEnv('AGENTCHAT_API_KEY', API_KEY);
+    vi.stubEnv('AGENTCHAT_BASE_URL', mock.baseUrl);
+    const base = new Client();
+    vi.stubEnv('AGENTCHAT_API_KEY', 'sk_other_0000000');
+    vi.stubEnv('AGENTCHAT_BASE_URL', 'https://elsewhere.test/api');
+    const derived = base.withOptions({ maxRetries: 0 });
+    expect(derived.baseUrl).toBe(mock.baseUrl);
+    await derived.projects.create({ name: 'P', agentId: 'a' });
+    expect(mock.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it('shares nothing either client or the caller can change', async () => {
+    const headers: Record<string, string> = { 'x-team': 'support' };
+    const middleware: Middleware[] = [];
+    const base = client({ headers, middleware });
+    const derived = base.withOptions({ headers: { 'x-team': 'sales' } });
+    headers['x-team'] = 'changed';
+    const seen: string[] = [];
+    middleware.push(async (request, next) => {
+      seen.push('late');
+      return next(request);
+    });
+    await base.projects.create({ name: 'P', agentId: 'a' });
+    await derived.projects.create({ name: 'P', agentId: 'a' });
+    expect(mock.requests.map((request) => request.headers['x-team'])).toEqual(['support', 'sales']);
+    expect(seen).toEqual([]);
+  });
+
+  it('checks the replaced options like the constructor does', () => {
+    expect(() => client().withOptions({ timeout: -1 })).toThrow(/timeout/);
+    expect(() => client().withOptions({ retries: 1 } as never)).toThrow(
+      /retries: is not a known field; did you mean maxRetries\?/,
+    );
   });
 });
 

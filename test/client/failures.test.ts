@@ -147,7 +147,9 @@ describe('the attempt’s deadline', () => {
     ];
     const error = await get({ maxRetries: 0, timeout: 200 });
     expect(error).toBeInstanceOf(APITimeoutError);
-    expect((error as Error).message).toContain('timed out after 200 ms');
+    expect((error as Error).message).toBe(
+      'GET /v1/projects/proj_1 timed out (200 ms per attempt) after 1 attempt',
+    );
     expectClean(error);
   });
 

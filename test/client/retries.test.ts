@@ -215,7 +215,10 @@ describe('timeouts', () => {
     const { error } = await settle(() => create({ timeout: 1000 }));
     expect(error).toBeInstanceOf(APITimeoutError);
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect((error as Error).message).toBe('POST /v1/projects timed out after 1000 ms');
+    expect((error as Error).message).toBe(
+      'POST /v1/projects timed out (1000 ms per attempt) after 3 attempts',
+    );
+    expect((error as APITimeoutError).attempts).toBe(3);
     expect(mock.requests).toHaveLength(3);
   });
 

@@ -1,9 +1,16 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type APIPromise,
+  type ApiKeyContext,
+  type ApiKeyFunction,
   type ChatReply,
   Client,
+  type ClientCredentialsOptions,
   type CreatedProject,
+  clientCredentials,
+  type Middleware,
+  type MiddlewareContext,
+  type OAuthError,
   type Project,
   type ProjectStatus,
   type RateLimitError,
@@ -61,5 +68,45 @@ describe('types', () => {
     new Client({ apiKey: 42 });
     // @ts-expect-error logLevel is one of the named levels
     new Client({ logLevel: 'verbose' });
+  });
+
+  it('types middleware, its context and withOptions', () => {
+    expectTypeOf<Parameters<Middleware>>().toEqualTypeOf<
+      [Request, (request: Request) => Promise<Response>, MiddlewareContext]
+    >();
+    expectTypeOf<ReturnType<Middleware>>().toEqualTypeOf<Promise<Response>>();
+    expectTypeOf<MiddlewareContext['attempt']>().toEqualTypeOf<number>();
+    expectTypeOf<MiddlewareContext['idempotencyKey']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf(client.withOptions({ timeout: 1 })).toEqualTypeOf<Client>();
+    expectTypeOf(client.maxRetries).toEqualTypeOf<number>();
+    expectTypeOf(client.timeout).toEqualTypeOf<number>();
+    // @ts-expect-error a middleware must return a Promise of a Response
+    const bad: Middleware = (request) => request;
+    void bad;
+    // @ts-expect-error the resolved settings are read-only
+    client.maxRetries = 3;
+  });
+
+  it('types token functions and client credentials', () => {
+    const provider = clientCredentials({
+      tokenUrl: 'https://a/t',
+      clientId: 'i',
+      clientSecret: 's',
+    });
+    expectTypeOf(provider).toEqualTypeOf<ApiKeyFunction>();
+    expectTypeOf<Parameters<ApiKeyFunction>[0]>().toEqualTypeOf<ApiKeyContext>();
+    expectTypeOf<ApiKeyContext['rejected']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ClientCredentialsOptions['authMethod']>().toEqualTypeOf<
+      'client_secret_basic' | 'client_secret_post' | undefined
+    >();
+    expectTypeOf<OAuthError['error']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<OAuthError['status']>().toEqualTypeOf<number>();
+    // A plain function that ignores the context is a valid apiKey.
+    new Client({ apiKey: () => 'token', baseUrl: 'https://host/api' });
+    new Client({ apiKey: provider, baseUrl: 'https://host/api' });
+    // @ts-expect-error authMethod is one of the two RFC 6749 methods
+    clientCredentials({ tokenUrl: 'u', clientId: 'i', clientSecret: 's', authMethod: 'jwt' });
+    // @ts-expect-error the secret is required
+    clientCredentials({ tokenUrl: 'u', clientId: 'i' });
   });
 });

@@ -80,7 +80,9 @@ describe('examples', { timeout: 30_000 }, () => {
     expect(stdout).toMatch(/POST \/v1\/projects → 503 \(attempt 1\/4, \d+ ms\); retrying in 0 ms/);
     expect(stdout).toMatch(/1\. created proj_\w+ with Idempotency-Key onboarding-/);
     expect(stdout).toContain('repeated with the same key: same project');
-    expect(stdout).toMatch(/2\. POST \/v1\/projects\/proj_\w+\/chat timed out after 2000 ms/);
+    expect(stdout).toMatch(
+      /2\. POST \/v1\/projects\/proj_\w+\/chat timed out \(2000 ms per attempt\) after 1 attempt/,
+    );
     expect(stdout).toContain('3. answered before the deadline: Hello! agent_demo here.');
     expect(stdout).toMatch(
       /4\. POST \/v1\/projects\/proj_\w+\/chat was aborted \(reason: the user cancelled\)/,

@@ -120,10 +120,11 @@ describe('npm pack --dry-run', () => {
     }
   });
 
-  it('stays small: under 750 KB unpacked, 200 KB packed', () => {
-    // Measured at about 560 KB unpacked and 150 KB packed, most of it source maps with their
-    // sources inlined. A jump means something shipped by mistake.
-    expect(packed.unpackedSize).toBeLessThan(750 * 1024);
-    expect(packed.size).toBeLessThan(200 * 1024);
+  it('stays small: under 1.2 MB unpacked, 300 KB packed', () => {
+    // Measured at about 940 KB unpacked and 240 KB packed, most of it source maps with their
+    // sources inlined, and ky bundled into the CJS build. A jump means something shipped by
+    // mistake.
+    expect(packed.unpackedSize).toBeLessThan(1200 * 1024);
+    expect(packed.size).toBeLessThan(300 * 1024);
   });
 });

@@ -1,28 +1,31 @@
 import { AgentChatError, type CallSite } from './agentchat-error.js';
 
 /**
- * The request never got a response: DNS, refused or dropped connection. `cause` has the detail.
- * Retried; thrown once retries run out.
+ * The request never got a response: DNS, refused or dropped connection. `cause` has the detail;
+ * the message ends with how many attempts were made. Retried; thrown once retries run out.
  *
  * @example
  * ```ts
  * try {
  *   await client.projects.get('proj_123');
  * } catch (error) {
- *   if (error instanceof APIConnectionError) console.error('Network problem:', error.cause);
+ *   if (error instanceof APIConnectionError) {
+ *     console.error(`Network problem after ${error.attempts} attempts:`, error.cause);
+ *   }
  * }
  * ```
  */
 export class APIConnectionError extends AgentChatError {
   static override readonly errorName: string = 'APIConnectionError';
+  /** How many attempts the call made before giving up. */
+  readonly attempts: number;
 
-  constructor(call: CallSite, cause: unknown, message?: string) {
+  constructor(call: CallSite, cause: unknown, attempts = 1, reason?: string) {
     super(
-      message ?? `${call.method} ${call.path} could not reach the service: ${describe(cause)}`,
-      {
-        cause,
-      },
+      `${call.method} ${call.path} ${reason ?? `could not reach the service (${describe(cause)})`} after ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`,
+      { cause },
     );
+    this.attempts = attempts;
   }
 }
 
@@ -41,8 +44,8 @@ export class APIConnectionError extends AgentChatError {
 export class APITimeoutError extends APIConnectionError {
   static override readonly errorName: string = 'APITimeoutError';
 
-  constructor(call: CallSite, timeoutMs: number) {
-    super(call, undefined, `${call.method} ${call.path} timed out after ${timeoutMs} ms`);
+  constructor(call: CallSite, timeoutMs: number, attempts = 1) {
+    super(call, undefined, attempts, `timed out (${timeoutMs} ms per attempt)`);
   }
 }
 

@@ -41,7 +41,9 @@ export class RequestValidationError extends AgentChatError {
   readonly issues: readonly ValidationIssue[];
 
   constructor(what: string, issues: readonly ValidationIssue[]) {
-    super(`Invalid ${what}: ${formatIssues(issues)}. Nothing was sent.`);
+    const list = formatIssues(issues);
+    // A list ending in a question ("did you mean timeout?") needs no full stop after it.
+    super(`Invalid ${what}: ${list}${list.endsWith('?') ? '' : '.'} Nothing was sent.`);
     this.issues = issues;
   }
 }
