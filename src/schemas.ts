@@ -166,10 +166,16 @@ export const createdProjectSchema = z.looseObject({
 export const projectSchema = z.looseObject({
   ...createdProjectSchema.def.shape,
   agentId: z.string(),
-  // The service documents metadata as an object; read a missing or null one as empty.
-  metadata: z.pipe(
-    z.nullish(z.record(z.string(), z.unknown())),
-    z.transform((value): Metadata => value ?? {}),
+  // The service documents metadata as an object; read a missing or null one as empty. (Checks
+  // rather than z.pipe, z.nullish, z.record and z.transform: 0.4 KiB less in a browser bundle.)
+  metadata: z._default(
+    z.custom<Metadata>().check(
+      z.refine((value) => value == null || (typeof value === 'object' && !Array.isArray(value)), {
+        message: 'expected an object',
+      }),
+      z.overwrite((value) => withoutProtoKey(value ?? {})),
+    ),
+    () => ({}),
   ),
 });
 
@@ -177,3 +183,12 @@ export const chatReplySchema = z.looseObject({
   message: z.string(),
   suggestions: z.array(z.unknown()),
 });
+
+/**
+ * A top-level `"__proto__"` key, which JSON.parse keeps as plain data, is dropped: code that copies
+ * metadata with `Object.assign` would otherwise set its target's prototype from it.
+ */
+function withoutProtoKey(metadata: Metadata): Metadata {
+  if (!Object.hasOwn(metadata, '__proto__')) return metadata;
+  return Object.fromEntries(Object.entries(metadata).filter(([key]) => key !== '__proto__'));
+}

@@ -552,7 +552,7 @@ describe('hostile input', () => {
       'constructor',
       'nested',
     ]);
-    // Reading drops a top-level "__proto__" (zod's guard) rather than let it become a prototype;
+    // Reading drops a top-level "__proto__" rather than let it become a prototype when copied;
     // the other keys, nested ones included, come back as plain data.
     expect(Object.getPrototypeOf(project.metadata)).toBe(Object.prototype);
     expect(Object.keys(project.metadata)).toEqual(['constructor', 'nested']);
