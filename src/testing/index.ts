@@ -17,12 +17,8 @@
  * @packageDocumentation
  * @module agentchat/testing
  */
-export { createMockService } from './mock-service.js';
-export { type MockServer, type MockServerOptions, startMockServer } from './node-server.js';
-export type {
-  Fault,
-  MockService,
-  MockServiceOptions,
-  RecordedRequest,
-  StoredProject,
-} from './types.js';
+export type { Fault } from './faults/fault.js';
+export { createMockService, type MockService, type MockServiceOptions } from './mock-service.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './node/server.js';
+export type { StoredProject } from './store/projects.js';
+export type { RecordedRequest } from './store/request-log.js';

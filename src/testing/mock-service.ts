@@ -1,15 +1,99 @@
-import { http } from 'msw';
-import { createAuthCheck } from './auth.js';
-import { bodyFingerprint, parseBody, type RequestBody, recordedBody } from './body.js';
-import { errorResponse } from './errors.js';
-import { assertFault, assertMilliseconds, faultResponse } from './faults.js';
+import { type HttpHandler, http } from 'msw';
+import { assertFault, type Fault } from './faults/fault.js';
+import { faultResponse } from './faults/fault-response.js';
 import { fallback } from './handlers/fallback.js';
-import { createIdempotencyRecords } from './idempotency.js';
-import { randomId } from './ids.js';
-import { matchRoute } from './router.js';
-import { createProjectStore } from './store.js';
-import type { Fault, MockService, MockServiceOptions, RecordedRequest } from './types.js';
-import { untilAborted, wait } from './wait.js';
+import { findEndpoint } from './handlers/routing.js';
+import { createBearerCheck } from './http/bearer.js';
+import {
+  bodyFingerprint,
+  classifyBody,
+  type RequestBody,
+  recordedBody,
+} from './http/request-body.js';
+import { errorResponse } from './http/service-error.js';
+import { assertMilliseconds, untilAborted, wait } from './http/wait.js';
+import { createIdempotencyRecords } from './store/idempotency.js';
+import { randomId } from './store/ids.js';
+import { createProjectStore, type StoredProject } from './store/projects.js';
+import type { RecordedRequest } from './store/request-log.js';
+
+/**
+ * Options of {@link createMockService}.
+ *
+ * @example
+ * ```ts
+ * const mock = createMockService({ baseUrl: 'https://agentchat.test/api', apiKeys: ['sk_test'] });
+ * ```
+ */
+export interface MockServiceOptions {
+  /**
+   * Service root that precedes `/v1`; a trailing slash is tolerated.
+   *
+   * @default 'https://agentchat.test/api'
+   */
+  baseUrl?: string;
+  /**
+   * API keys the mock accepts in `Authorization: Bearer <key>`. An empty list accepts none.
+   *
+   * @default any non-empty key
+   */
+  apiKeys?: readonly string[];
+  /**
+   * Latency added to every response, in milliseconds. {@link MockService.setLatency} changes it
+   * later; {@link MockService.reset} restores this value.
+   *
+   * @default 0
+   */
+  latencyMs?: number;
+}
+
+/**
+ * A running mock of the service: its request handlers, its state, and the knobs tests turn.
+ *
+ * @example
+ * ```ts
+ * const mock = createMockService();
+ * const server = setupServer(...mock.handlers);
+ * server.listen({ onUnhandledFrame: 'error' });
+ * mock.enqueue({ kind: 'status', status: 503, headers: { 'retry-after': '0' } });
+ * ```
+ */
+export interface MockService {
+  /** The service root the handlers answer under, without a trailing slash. */
+  readonly baseUrl: string;
+  /** msw request handlers serving the service; pass them to `setupServer` or `setupWorker`. */
+  readonly handlers: readonly HttpHandler[];
+  /** Every request received under {@link MockService.baseUrl}, oldest first, rejected and faulted ones included. */
+  readonly requests: readonly RecordedRequest[];
+  /** A copy of the projects in the store, oldest first. */
+  projects(): StoredProject[];
+  /**
+   * Queues faults; each answers the next request received (any route) in place of the service.
+   *
+   * @throws RangeError for a status outside 200–599 or a negative delay, and TypeError for an
+   * unknown fault kind, at once rather than mid-request.
+   * @example
+   * ```ts
+   * mock.enqueue({ kind: 'network-error' }, { kind: 'status', status: 500 });
+   * ```
+   */
+  enqueue(...faults: Fault[]): void;
+  /**
+   * Sets the latency added to every response, in milliseconds.
+   *
+   * @throws RangeError unless `ms` is a finite number >= 0.
+   * @example
+   * ```ts
+   * mock.setLatency(50); // every answer now takes at least 50 ms
+   * ```
+   */
+  setLatency(ms: number): void;
+  /**
+   * Empties the store, the fault queue, the request log and the idempotency records, restores the
+   * latency option, and drops requests still waiting (hang, delay, latency) as network errors.
+   */
+  reset(): void;
+}
 
 /** Defaults of {@link MockServiceOptions}, in one place. */
 const DEFAULTS = {
@@ -39,7 +123,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const initialLatency = options.latencyMs ?? DEFAULTS.latencyMs;
   assertMilliseconds(initialLatency, 'latencyMs');
 
-  const checkAuth = createAuthCheck(options.apiKeys);
+  const checkAuth = createBearerCheck(options.apiKeys);
   const store = createProjectStore();
   const idempotency = createIdempotencyRecords();
   let faults: Fault[] = [];
@@ -65,7 +149,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     if (fault) entry.fault = fault.kind;
 
     const signal = AbortSignal.any([request.signal, session.signal]);
-    const body = parseBody(await request.text());
+    const body = classifyBody(await request.text());
     entry.body = recordedBody(body);
 
     if (fault?.kind === 'hang') {
@@ -88,8 +172,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   /** The service proper. Synchronous, so no other request can slip in between its steps. */
   function answer(request: Request, path: string, body: RequestBody, requestId: string): Response {
     const { method } = request;
-    const match = matchRoute(method, base.pathBelow(path) ?? '');
-    if (match.kind !== 'route') return fallback(match, method, path, requestId);
+    const match = findEndpoint(method, base.pathBelow(path) ?? '');
+    if (match.kind !== 'endpoint') return fallback(match, method, path, requestId);
 
     const authProblem = checkAuth(request.headers.get('authorization'));
     if (authProblem) {
@@ -108,7 +192,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       }
     }
 
-    const response = match.route.handle({ params: match.params, body, requestId, store });
+    const response = match.endpoint.handle({ params: match.params, body, requestId, store });
     // Only successes are kept: a client retrying after a 400 or 404 deserves a fresh answer.
     if (keyed && response.ok) idempotency.save(keyed, response);
     return response;

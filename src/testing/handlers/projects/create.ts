@@ -1,8 +1,8 @@
-import { errorResponse } from '../../errors.js';
-import { jsonResponse } from '../../responses.js';
-import type { Route } from '../../route.js';
-import { serializeCreatedProject } from '../../serializers.js';
-import { jsonObject, nonEmptyString, optional, readFields } from '../../validation.js';
+import { jsonObject, nonEmptyString, optional, readFields } from '../../http/body-fields.js';
+import { jsonResponse } from '../../http/responses.js';
+import { errorResponse } from '../../http/service-error.js';
+import { serializeCreatedProject } from '../../serializers/project.js';
+import type { Endpoint } from '../endpoint.js';
 
 /**
  * `POST /v1/projects`: stores a new project and answers 201 with the create-response shape.
@@ -13,7 +13,7 @@ import { jsonObject, nonEmptyString, optional, readFields } from '../../validati
  * // 201 {"id":"proj_...","name":"Demo","status":"active","createdAt":"..."}
  * ```
  */
-export const createProject: Route = {
+export const createProject: Endpoint = {
   method: 'POST',
   path: '/v1/projects',
   handle({ body, requestId, store }) {

@@ -1,4 +1,4 @@
-import { errorResponse } from '../../errors.js';
+import { errorResponse } from '../../http/service-error.js';
 
 /**
  * The 404 for a project id the store does not hold, shared by every route under a project.

@@ -1,8 +1,8 @@
-import type { RequestBody } from './body.js';
-import type { ProjectStore } from './store.js';
+import type { RequestBody } from '../http/request-body.js';
+import type { ProjectStore } from '../store/projects.js';
 
 /** What an endpoint handler gets: the request already routed, authenticated and parsed. */
-export interface RouteContext {
+export interface EndpointContext {
   /** Path parameters, percent-decoded once. */
   params: Readonly<Record<string, string>>;
   body: RequestBody;
@@ -12,17 +12,17 @@ export interface RouteContext {
 }
 
 /**
- * One endpoint of the service.
+ * One endpoint of the service: where it is, and how it answers.
  *
  * @example
  * ```ts
- * const ping: Route = { method: 'GET', path: '/v1/ping', handle: () => jsonResponse(200, {}) };
+ * const ping: Endpoint = { method: 'GET', path: '/v1/ping', handle: () => jsonResponse(200, {}) };
  * ```
  */
-export interface Route {
+export interface Endpoint {
   method: 'GET' | 'POST';
   /** Path below the base URL; `:name` segments are parameters. */
   path: string;
   /** Synchronous on purpose: nothing can interleave between an idempotency check and its record. */
-  handle(context: RouteContext): Response;
+  handle(context: EndpointContext): Response;
 }

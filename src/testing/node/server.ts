@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, type HttpHandler } from 'msw';
-import { errorResponse } from './errors.js';
-import { randomId } from './ids.js';
-import { createMockService } from './mock-service.js';
-import type { MockService, MockServiceOptions } from './types.js';
+import { errorResponse } from '../http/service-error.js';
+import { createMockService, type MockService, type MockServiceOptions } from '../mock-service.js';
+import { randomId } from '../store/ids.js';
+import { toFetchRequest, writeResponse } from './fetch-bridge.js';
 
 /**
  * Options of {@link startMockServer}: those of the service, plus where to listen.
@@ -156,42 +156,6 @@ async function serve(
     return;
   }
   await writeResponse(res, response);
-}
-
-async function toFetchRequest(
-  req: IncomingMessage,
-  origin: string,
-  signal: AbortSignal,
-): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
-  }
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD' && chunks.length > 0;
-  // Concatenated rather than resolved against `origin`: a request line of `//host/x` must stay a
-  // path on this server, not become another host.
-  return new Request(origin + (req.url ?? '/'), {
-    method,
-    headers,
-    body: hasBody ? Buffer.concat(chunks) : null,
-    signal,
-  });
-}
-
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) res.setHeader(name, value);
-  if (response.body) {
-    const reader = response.body.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      res.write(chunk.value);
-    }
-  }
-  res.end();
 }
 
 /** An answer from the server itself, for requests the service never saw; still with a request id. */

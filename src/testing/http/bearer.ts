@@ -4,12 +4,12 @@
  *
  * @example
  * ```ts
- * const check = createAuthCheck(['sk_test']);
+ * const check = createBearerCheck(['sk_test']);
  * check('Bearer sk_test'); // undefined
  * check(null);             // 'Missing API key: send "Authorization: Bearer <key>"'
  * ```
  */
-export function createAuthCheck(
+export function createBearerCheck(
   apiKeys?: readonly string[],
 ): (authorization: string | null) => string | undefined {
   const accepted = apiKeys ? new Set(apiKeys) : undefined;

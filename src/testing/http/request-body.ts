@@ -10,11 +10,11 @@ export type RequestBody =
  *
  * @example
  * ```ts
- * parseBody('{"name":"Demo"}'); // { kind: 'json', value: { name: 'Demo' } }
- * parseBody('name=Demo');       // { kind: 'text', text: 'name=Demo' }
+ * classifyBody('{"name":"Demo"}'); // { kind: 'json', value: { name: 'Demo' } }
+ * classifyBody('name=Demo');       // { kind: 'text', text: 'name=Demo' }
  * ```
  */
-export function parseBody(text: string): RequestBody {
+export function classifyBody(text: string): RequestBody {
   if (text === '') return { kind: 'empty' };
   try {
     return { kind: 'json', value: JSON.parse(text) };
@@ -28,7 +28,7 @@ export function parseBody(text: string): RequestBody {
  *
  * @example
  * ```ts
- * recordedBody(parseBody('')); // undefined
+ * recordedBody(classifyBody('')); // undefined
  * ```
  */
 export function recordedBody(body: RequestBody): unknown {
@@ -43,7 +43,7 @@ export function recordedBody(body: RequestBody): unknown {
  *
  * @example
  * ```ts
- * bodyFingerprint(parseBody('{"b":2,"a":1}')) === bodyFingerprint(parseBody('{"a":1,"b":2}')); // true
+ * bodyFingerprint(classifyBody('{"b":2,"a":1}')) === bodyFingerprint(classifyBody('{"a":1,"b":2}')); // true
  * ```
  */
 export function bodyFingerprint(body: RequestBody): string {
