@@ -198,14 +198,15 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     return response;
   }
 
-  const handler = http.all(
-    ({ request }) => base.owns(new URL(request.url)),
-    ({ request }) => serve(request),
+  // Two URL patterns rather than one predicate: msw 2 takes only strings and regular
+  // expressions. `/*` needs the slash, so `/apix` is not served by a mock on `/api`.
+  const handlers = [base.url, `${base.url}/*`].map((pattern) =>
+    http.all(pattern, ({ request }) => serve(request)),
   );
 
   return {
     baseUrl: base.url,
-    handlers: [handler],
+    handlers,
     get requests() {
       return [...log];
     },
@@ -248,6 +249,5 @@ function parseBaseUrl(baseUrl: string) {
   return {
     url: origin + basePath,
     pathBelow,
-    owns: (url: URL) => url.origin === origin && pathBelow(url.pathname) !== undefined,
   };
 }
