@@ -2,16 +2,16 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
 import { listenStrictly, mswMajor } from './msw-major.js';
-import { registerMockScenarios, TEST_API_KEY } from './scenarios.js';
+import { registerMockScenarios, SCENARIO_OPTIONS } from './scenarios.js';
 
-const service = createMockService({ apiKeys: [TEST_API_KEY] });
+const service = createMockService(SCENARIO_OPTIONS);
 const server = setupServer(...service.handlers);
 
 beforeAll(() => listenStrictly(server));
 afterAll(() => server.close());
 
 describe(`mock service on msw ${mswMajor}'s msw/node`, () => {
-  registerMockScenarios({ service: () => service });
+  registerMockScenarios({ service: () => service, speaksCorsByHand: true });
 
   it('fails a request that no handler serves, with the guard of this msw major', async () => {
     const failure = await fetch('https://elsewhere.test/v1/projects').then(

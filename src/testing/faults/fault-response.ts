@@ -25,7 +25,7 @@ export function faultResponse(
   if (NULL_BODY_STATUSES.has(status) || (body === undefined && status < 400)) {
     return textResponse(status, null, undefined, headers);
   }
-  if (body === undefined) return errorResponse(status, requestId, undefined, headers);
+  if (body === undefined) return errorResponse(status, requestId, headers ? { headers } : {});
   if (typeof body === 'string') {
     return textResponse(status, body, 'text/plain; charset=utf-8', headers);
   }

@@ -19,9 +19,10 @@ export function fallback(
 ): Response {
   if (match.kind === 'wrong-method') {
     const allow = match.allow.join(', ');
-    return errorResponse(405, requestId, `${method} is not allowed on ${path}; use ${allow}`, {
-      allow,
+    return errorResponse(405, requestId, {
+      message: `${method} is not allowed on ${path}; use ${allow}`,
+      headers: { allow },
     });
   }
-  return errorResponse(404, requestId, `No route for ${method} ${path}`);
+  return errorResponse(404, requestId, { message: `No route for ${method} ${path}` });
 }

@@ -1,11 +1,12 @@
 import { matchPathPattern } from '../http/path-pattern.js';
 import { sendChat } from './chat/send.js';
 import type { Endpoint } from './endpoint.js';
+import { issueToken } from './oauth/token.js';
 import { createProject } from './projects/create.js';
 import { getProject } from './projects/get.js';
 
 /** Every endpoint the mock serves. */
-export const endpoints: readonly Endpoint[] = [createProject, getProject, sendChat];
+export const endpoints: readonly Endpoint[] = [createProject, getProject, sendChat, issueToken];
 
 /** Where a request lands: an endpoint, a known path with the wrong method, or nowhere. */
 export type EndpointMatch =

@@ -1,7 +1,10 @@
-/** A request body as received: nothing, parsed JSON, or text that is not JSON. */
+/**
+ * A request body as received: nothing, text that parses as JSON, or other text. The text is kept
+ * in every case, for endpoints that read another format (the token endpoint's form).
+ */
 export type RequestBody =
-  | { kind: 'empty' }
-  | { kind: 'json'; value: unknown }
+  | { kind: 'empty'; text: '' }
+  | { kind: 'json'; text: string; value: unknown }
   | { kind: 'text'; text: string };
 
 /**
@@ -10,14 +13,14 @@ export type RequestBody =
  *
  * @example
  * ```ts
- * classifyBody('{"name":"Demo"}'); // { kind: 'json', value: { name: 'Demo' } }
+ * classifyBody('{"name":"Demo"}'); // { kind: 'json', text: '{"name":"Demo"}', value: { name: 'Demo' } }
  * classifyBody('name=Demo');       // { kind: 'text', text: 'name=Demo' }
  * ```
  */
 export function classifyBody(text: string): RequestBody {
-  if (text === '') return { kind: 'empty' };
+  if (text === '') return { kind: 'empty', text };
   try {
-    return { kind: 'json', value: JSON.parse(text) };
+    return { kind: 'json', text, value: JSON.parse(text) };
   } catch {
     return { kind: 'text', text };
   }

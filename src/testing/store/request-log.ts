@@ -10,6 +10,8 @@ import type { Fault } from '../faults/fault.js';
  * ```
  */
 export interface RecordedRequest {
+  /** The `x-request-id` of the answer, also in the error body's `requestId`. */
+  requestId: string;
   /** HTTP method, upper case. */
   method: string;
   /** Full URL as received. */

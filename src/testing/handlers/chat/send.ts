@@ -17,13 +17,14 @@ import { projectNotFound } from '../projects/not-found.js';
 export const sendChat: Endpoint = {
   method: 'POST',
   path: '/v1/projects/:id/chat',
-  handle({ params, body, requestId, store }) {
+  authentication: 'bearer',
+  handle({ params, body, requestId, projects }) {
     // The project first: a message to a project that does not exist is a 404 whatever it says.
-    const project = store.get(params.id ?? '');
+    const project = projects.get(params.id ?? '');
     if (!project) return projectNotFound(params.id, requestId);
 
     const input = readFields(body, { message: nonEmptyString });
-    if (!input.ok) return errorResponse(400, requestId, input.message);
+    if (!input.ok) return errorResponse(400, requestId, { message: input.message });
 
     return jsonResponse(200, agentReply(project.agentId, input.fields.message));
   },

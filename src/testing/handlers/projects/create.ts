@@ -16,16 +16,17 @@ import type { Endpoint } from '../endpoint.js';
 export const createProject: Endpoint = {
   method: 'POST',
   path: '/v1/projects',
-  handle({ body, requestId, store }) {
+  authentication: 'bearer',
+  handle({ body, requestId, projects }) {
     const input = readFields(body, {
       name: nonEmptyString,
       agentId: nonEmptyString,
       metadata: optional(jsonObject),
     });
-    if (!input.ok) return errorResponse(400, requestId, input.message);
+    if (!input.ok) return errorResponse(400, requestId, { message: input.message });
 
     const { name, agentId, metadata } = input.fields;
-    const project = store.create(metadata ? { name, agentId, metadata } : { name, agentId });
+    const project = projects.create(metadata ? { name, agentId, metadata } : { name, agentId });
     return jsonResponse(201, serializeCreatedProject(project));
   },
 };

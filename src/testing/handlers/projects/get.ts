@@ -15,8 +15,9 @@ import { projectNotFound } from './not-found.js';
 export const getProject: Endpoint = {
   method: 'GET',
   path: '/v1/projects/:id',
-  handle({ params, requestId, store }) {
-    const project = store.get(params.id ?? '');
+  authentication: 'bearer',
+  handle({ params, requestId, projects }) {
+    const project = projects.get(params.id ?? '');
     if (!project) return projectNotFound(params.id, requestId);
     return jsonResponse(200, serializeProject(project));
   },

@@ -9,5 +9,7 @@ import { errorResponse } from '../../http/service-error.js';
  * ```
  */
 export function projectNotFound(id: string | undefined, requestId: string): Response {
-  return errorResponse(404, requestId, `No project with id ${JSON.stringify(id ?? '')}`);
+  return errorResponse(404, requestId, {
+    message: `No project with id ${JSON.stringify(id ?? '')}`,
+  });
 }
