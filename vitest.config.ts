@@ -47,7 +47,11 @@ export default defineConfig({
           environment: 'node',
           include: ['test/mock/**/*.test.ts'],
           // These build or spawn their own programs, choosing the msw major themselves.
-          exclude: ['test/mock/node-version.test.ts', 'test/mock/bundle.test.ts'],
+          exclude: [
+            'test/mock/node-version.test.ts',
+            'test/mock/bundle.test.ts',
+            'test/mock/cli.test.ts',
+          ],
         },
       },
       {
