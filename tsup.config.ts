@@ -30,4 +30,13 @@ export default defineConfig([
     sourcemap: true,
     treeshake: true,
   },
+  {
+    // The agentchat-mock bin: run by Node from its path, so ESM only and no types.
+    entry: { 'bin/agentchat-mock': 'src/testing/node/bin.ts' },
+    format: ['esm'],
+    target: 'es2022',
+    platform: 'node',
+    sourcemap: true,
+    treeshake: true,
+  },
 ]);

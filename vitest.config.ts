@@ -38,6 +38,23 @@ export default defineConfig({
         },
       },
       {
+        // The mock service again, on msw 2 (installed as `msw2`): agentchat/testing supports msw 2
+        // and 3, and each major must pass the same suite. Every import of msw, the mock's own and
+        // the tests', resolves to msw 2 here.
+        resolve: { alias: [{ find: /^msw(\/.*)?$/, replacement: 'msw2$1' }] },
+        test: {
+          name: 'mock on msw 2',
+          environment: 'node',
+          include: ['test/mock/**/*.test.ts'],
+          // These build or spawn their own programs, choosing the msw major themselves.
+          exclude: [
+            'test/mock/node-version.test.ts',
+            'test/mock/bundle.test.ts',
+            'test/mock/cli.test.ts',
+          ],
+        },
+      },
+      {
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],

@@ -17,12 +17,15 @@
  * @packageDocumentation
  * @module agentchat/testing
  */
-export { createMockService } from './mock-service.js';
-export { type MockServer, type MockServerOptions, startMockServer } from './node-server.js';
-export type {
-  Fault,
-  MockService,
-  MockServiceOptions,
-  RecordedRequest,
-  StoredProject,
-} from './types.js';
+export type { Fault, FaultTarget } from './faults/fault.js';
+export {
+  createMockService,
+  type MockOAuth,
+  type MockService,
+  type MockServiceOptions,
+} from './mock-service.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './node/server.js';
+export type { OAuthClient } from './store/oauth-clients.js';
+export type { StoredProject } from './store/projects.js';
+export type { RecordedRequest } from './store/request-log.js';
+export type { IssuedToken } from './store/tokens.js';

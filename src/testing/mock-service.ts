@@ -1,28 +1,133 @@
-import { http } from 'msw';
-import { createAuthCheck } from './auth.js';
-import { bodyFingerprint, parseBody, type RequestBody, recordedBody } from './body.js';
-import { errorResponse } from './errors.js';
-import { assertFault, assertMilliseconds, faultResponse } from './faults.js';
+import { type HttpHandler, http } from 'msw';
+import type { Fault } from './faults/fault.js';
+import { createFaultQueue } from './faults/fault-queue.js';
+import { faultResponse } from './faults/fault-response.js';
+import type { EndpointContext } from './handlers/endpoint.js';
 import { fallback } from './handlers/fallback.js';
-import { createIdempotencyRecords } from './idempotency.js';
-import { randomId } from './ids.js';
-import { matchRoute } from './router.js';
-import { createProjectStore } from './store.js';
-import type { Fault, MockService, MockServiceOptions, RecordedRequest } from './types.js';
-import { untilAborted, wait } from './wait.js';
+import { type EndpointMatch, findEndpoint } from './handlers/routing.js';
+import { createBearerCheck } from './http/bearer.js';
+import { createCorsPolicy } from './http/cors.js';
+import {
+  bodyFingerprint,
+  classifyBody,
+  type RequestBody,
+  recordedBody,
+} from './http/request-body.js';
+import { errorResponse } from './http/service-error.js';
+import { assertMilliseconds, untilAborted, wait } from './http/wait.js';
+import { assertNodeRunsMsw } from './node-version.js';
+import { checkServiceOptions, type MockServiceOptions } from './options.js';
+import { createIdempotencyRecords, type IdempotencyClaim } from './store/idempotency.js';
+import { randomId } from './store/ids.js';
+import { createClientRegistry } from './store/oauth-clients.js';
+import { createProjectStore, type StoredProject } from './store/projects.js';
+import type { RecordedRequest } from './store/request-log.js';
+import { createTokenStore, type IssuedToken } from './store/tokens.js';
 
-/** Defaults of {@link MockServiceOptions}, in one place. */
-const DEFAULTS = {
-  baseUrl: 'https://agentchat.test/api',
-  latencyMs: 0,
-} as const;
+export type { MockServiceOptions } from './options.js';
+
+// On a Node.js older than the installed msw needs, fail when agentchat/testing is imported, with
+// the version to install, rather than on every request with msw's own cryptic error.
+assertNodeRunsMsw();
+
+/**
+ * A running mock of the service: its request handlers, its state, and the knobs tests turn.
+ *
+ * @example
+ * ```ts
+ * const mock = createMockService();
+ * const server = setupServer(...mock.handlers);
+ * server.listen({ onUnhandledFrame: 'error' }); // msw 2: { onUnhandledRequest: 'error' }
+ * mock.enqueue({ kind: 'status', status: 503, headers: { 'retry-after': '0' } });
+ * ```
+ */
+export interface MockService {
+  /** The service root the handlers answer under, without a trailing slash. */
+  readonly baseUrl: string;
+  /** msw request handlers serving the service; pass them to `setupServer` or `setupWorker`. */
+  readonly handlers: readonly HttpHandler[];
+  /**
+   * Every request received under {@link MockService.baseUrl}, oldest first, rejected and faulted
+   * ones and token requests included. CORS preflights are not service requests and are left out.
+   */
+  readonly requests: readonly RecordedRequest[];
+  /** The token endpoint's issued access tokens, and controls to end them early. */
+  readonly oauth: MockOAuth;
+  /** A copy of the projects in the store, oldest first. */
+  projects(): StoredProject[];
+  /**
+   * Queues faults. Each answers, in place of the service, the next request received, or with a
+   * `path`, the next request to that path.
+   *
+   * @throws RangeError for a status outside 200–599 or a negative delay, and TypeError for an
+   * unknown fault kind or a path not starting with `/`, at once rather than mid-request.
+   * @example
+   * ```ts
+   * mock.enqueue({ kind: 'network-error' }, { kind: 'status', status: 500 });
+   * mock.enqueue({ kind: 'status', status: 503, path: '/oauth/token' });
+   * ```
+   */
+  enqueue(...faults: Fault[]): void;
+  /**
+   * Sets the latency added to every response, in milliseconds.
+   *
+   * @throws RangeError unless `ms` is a finite number >= 0.
+   * @example
+   * ```ts
+   * mock.setLatency(50); // every answer now takes at least 50 ms
+   * ```
+   */
+  setLatency(ms: number): void;
+  /**
+   * Empties the store, the issued tokens, the fault queue, the request log and the idempotency
+   * records, restores the latency option, and drops requests still waiting (hang, delay, latency)
+   * as network errors.
+   *
+   * @example
+   * ```ts
+   * afterEach(() => mock.reset());
+   * ```
+   */
+  reset(): void;
+}
+
+/**
+ * The mock's OAuth 2.0 side: the access tokens its token endpoint `POST {baseUrl}/oauth/token`
+ * issued, and ways to end them before their time.
+ *
+ * @example
+ * ```ts
+ * const project = await client.projects.create({ name: 'Demo', agentId: 'agent_1' });
+ * mock.oauth.expireTokens();
+ * // A client whose apiKey is an OAuth token provider gets a 401, a fresh token, then the project.
+ * await client.projects.get(project.id);
+ * expect(mock.oauth.tokens()).toHaveLength(2);
+ * ```
+ */
+export interface MockOAuth {
+  /** Copies of the issued tokens, oldest first, with their expiry. */
+  tokens(): IssuedToken[];
+  /** Makes every issued token expire now: the service answers 401 to each from then on. */
+  expireTokens(): void;
+  /**
+   * Revokes one token: the service answers 401 to it from then on.
+   *
+   * @returns `false` when the mock never issued that token.
+   * @throws TypeError when `accessToken` is not a string.
+   * @example
+   * ```ts
+   * const [issued] = mock.oauth.tokens();
+   * if (issued) mock.oauth.revokeToken(issued.accessToken);
+   * ```
+   */
+  revokeToken(accessToken: string): boolean;
+}
 
 /**
  * Creates a stateful mock of the service whose msw handlers can run in Node (`msw/node`), in a
  * browser (`msw/browser`) or behind a real HTTP server ({@link startMockServer}).
  *
- * @throws TypeError when `baseUrl` is not an absolute URL, and RangeError when `latencyMs` is
- * negative or not finite.
+ * @throws TypeError or RangeError for an invalid option (see {@link MockServiceOptions}).
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
@@ -30,19 +135,21 @@ const DEFAULTS = {
  *
  * const mock = createMockService();
  * const server = setupServer(...mock.handlers);
- * server.listen({ onUnhandledFrame: 'error' });
+ * server.listen({ onUnhandledFrame: 'error' }); // msw 2: { onUnhandledRequest: 'error' }
  * afterEach(() => mock.reset());
  * ```
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
-  const base = parseBaseUrl(options.baseUrl ?? DEFAULTS.baseUrl);
-  const initialLatency = options.latencyMs ?? DEFAULTS.latencyMs;
-  assertMilliseconds(initialLatency, 'latencyMs');
-
-  const checkAuth = createAuthCheck(options.apiKeys);
-  const store = createProjectStore();
+  const { base, latencyMs: initialLatency, tokenLifetimeSeconds } = checkServiceOptions(options);
+  const projects = createProjectStore();
+  const oauth = {
+    clients: createClientRegistry(options.oauthClients),
+    tokens: createTokenStore(tokenLifetimeSeconds),
+  };
+  const checkBearer = createBearerCheck(options.apiKeys, oauth.tokens);
+  const cors = createCorsPolicy(options.corsOrigins);
   const idempotency = createIdempotencyRecords();
-  let faults: Fault[] = [];
+  const faults = createFaultQueue();
   let log: RecordedRequest[] = [];
   let latencyMs = initialLatency;
   // reset() aborts it, so requests still waiting from before a reset give up instead of
@@ -51,85 +158,153 @@ export function createMockService(options: MockServiceOptions = {}): MockService
 
   async function serve(request: Request): Promise<Response> {
     const requestId = randomId('req');
+    // Permission for a browser to send the real request; not a call to the service, so it takes
+    // no fault, waits no latency and stays out of the log.
+    if (cors.isPreflight(request))
+      return withRequestId(cors.preflight(request, requestId), requestId);
+
     const url = new URL(request.url);
+    const path = base.pathBelow(url.pathname) ?? '';
     const entry: RecordedRequest = {
+      requestId,
       method: request.method,
       url: request.url,
       path: url.pathname,
       headers: Object.fromEntries(request.headers),
       body: undefined,
     };
-    // Logged and matched to a fault on arrival, before any await, so both follow arrival order.
+    // Everything that depends on arrival order happens here, before any await: the log entry,
+    // the fault, and the hold on an Idempotency-Key while this request is processed.
     log.push(entry);
-    const fault = faults.shift();
+    const fault = faults.take(path);
     if (fault) entry.fault = fault.kind;
+    const match = findEndpoint(request.method, path);
+    const claim = claimIdempotencyKey(request, match, path);
 
-    const signal = AbortSignal.any([request.signal, session.signal]);
-    const body = parseBody(await request.text());
-    entry.body = recordedBody(body);
+    try {
+      const signal = AbortSignal.any([request.signal, session.signal]);
+      const body = classifyBody(await request.text());
+      entry.body = recordedBody(body);
 
-    if (fault?.kind === 'hang') {
-      await untilAborted(signal);
-      return Response.error();
+      if (fault?.kind === 'hang') {
+        await untilAborted(signal);
+        return Response.error();
+      }
+      const delayMs = latencyMs + (fault?.kind === 'delay' ? fault.ms : 0);
+      if (!(await wait(delayMs, signal))) return Response.error();
+      if (fault?.kind === 'network-error') return Response.error();
+
+      const response =
+        fault && fault.kind !== 'delay'
+          ? faultResponse(fault, requestId)
+          : answer(request, match, body, requestId, claim);
+      withRequestId(response, requestId);
+      cors.decorate(request, response);
+      entry.status = response.status;
+      return response;
+    } finally {
+      claim?.release();
     }
-    const delayMs = latencyMs + (fault?.kind === 'delay' ? fault.ms : 0);
-    if (!(await wait(delayMs, signal))) return Response.error();
-    if (fault?.kind === 'network-error') return Response.error();
+  }
 
-    const response =
-      fault && fault.kind !== 'delay'
-        ? faultResponse(fault, requestId)
-        : answer(request, url.pathname, body, requestId);
-    response.headers.set('x-request-id', requestId);
-    entry.status = response.status;
-    return response;
+  /** Takes the request's Idempotency-Key on arrival, where one applies: POSTs to the service. */
+  function claimIdempotencyKey(
+    request: Request,
+    match: EndpointMatch,
+    path: string,
+  ): IdempotencyClaim | undefined {
+    const key = request.headers.get('idempotency-key');
+    if (key === null || request.method !== 'POST') return undefined;
+    if (match.kind !== 'endpoint' || match.endpoint.authentication !== 'bearer') return undefined;
+    return idempotency.claim({ key, method: request.method, path });
   }
 
   /** The service proper. Synchronous, so no other request can slip in between its steps. */
-  function answer(request: Request, path: string, body: RequestBody, requestId: string): Response {
+  function answer(
+    request: Request,
+    match: EndpointMatch,
+    body: RequestBody,
+    requestId: string,
+    claim: IdempotencyClaim | undefined,
+  ): Response {
     const { method } = request;
-    const match = matchRoute(method, base.pathBelow(path) ?? '');
-    if (match.kind !== 'route') return fallback(match, method, path, requestId);
+    const path = new URL(request.url).pathname;
+    if (match.kind !== 'endpoint') return fallback(match, method, path, requestId);
+    const { endpoint, params } = match;
 
-    const authProblem = checkAuth(request.headers.get('authorization'));
-    if (authProblem) {
-      return errorResponse(401, requestId, authProblem, { 'www-authenticate': 'Bearer' });
-    }
-
-    // GET is idempotent by nature; keys only matter where a retry could create twice.
-    const key = method === 'POST' ? request.headers.get('idempotency-key') : null;
-    const keyed = key ? { key, method, path, fingerprint: bodyFingerprint(body) } : undefined;
-    if (keyed) {
-      const verdict = idempotency.check(keyed);
-      if (verdict.kind === 'replay') return verdict.response;
-      if (verdict.kind === 'conflict') {
-        const message = `Idempotency-Key ${JSON.stringify(keyed.key)} was already used with a different request body`;
-        return errorResponse(409, requestId, message);
+    if (endpoint.authentication === 'bearer') {
+      const refusal = checkBearer(request.headers.get('authorization'));
+      if (refusal) {
+        return errorResponse(401, requestId, {
+          message: refusal.message,
+          headers: { 'www-authenticate': refusal.challenge },
+        });
       }
     }
 
-    const response = match.route.handle({ params: match.params, body, requestId, store });
+    const context: EndpointContext = {
+      params,
+      headers: request.headers,
+      body,
+      requestId,
+      projects,
+      oauth,
+    };
+    const key = claim ? request.headers.get('idempotency-key') : null;
+    if (!claim || key === null) return endpoint.handle(context);
+
+    // The IETF draft "The Idempotency-Key HTTP Header Field": 409 while the first request is
+    // processed (worth retrying), 422 for the key reused with another body (never worth it).
+    const keyed = {
+      key,
+      method,
+      path: base.pathBelow(path) ?? path,
+      fingerprint: bodyFingerprint(body),
+    };
+    if (claim.busy) {
+      return errorResponse(409, requestId, {
+        type: 'idempotency_error',
+        message: `A request with Idempotency-Key ${JSON.stringify(key)} is still being processed; retry once it has been answered`,
+      });
+    }
+    const verdict = idempotency.check(keyed);
+    if (verdict.kind === 'replay') return verdict.response;
+    if (verdict.kind === 'different-body') {
+      return errorResponse(422, requestId, {
+        type: 'idempotency_error',
+        message: `Idempotency-Key ${JSON.stringify(key)} was already used with a different request body`,
+      });
+    }
+    const response = endpoint.handle(context);
     // Only successes are kept: a client retrying after a 400 or 404 deserves a fresh answer.
-    if (keyed && response.ok) idempotency.save(keyed, response);
+    if (response.ok) idempotency.save(keyed, response);
     return response;
   }
 
-  const handler = http.all(
-    ({ request }) => base.owns(new URL(request.url)),
-    ({ request }) => serve(request),
-  );
+  // A regular expression rather than a predicate, which msw 2 does not take, or a path pattern,
+  // which msw refuses to match against URLs over 8 KB. `/apix` is not served by a mock on `/api`.
+  const handlers = [http.all(urlPattern(base.url), ({ request }) => serve(request))];
 
   return {
     baseUrl: base.url,
-    handlers: [handler],
+    handlers,
     get requests() {
       return [...log];
     },
-    projects: () => store.list(),
-    enqueue(...added) {
-      for (const fault of added) assertFault(fault);
-      faults.push(...added);
+    oauth: {
+      tokens: () => oauth.tokens.list(),
+      expireTokens: () => oauth.tokens.expireAll(),
+      revokeToken(accessToken) {
+        if (typeof accessToken !== 'string') {
+          throw new TypeError(
+            `revokeToken takes an access token string, got ${typeof accessToken}`,
+          );
+        }
+        return oauth.tokens.revoke(accessToken);
+      },
     },
+    projects: () => projects.list(),
+    enqueue: (...added) => faults.add(added),
     setLatency(ms) {
       assertMilliseconds(ms, 'latency');
       latencyMs = ms;
@@ -137,33 +312,23 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     reset() {
       session.abort();
       session = new AbortController();
-      store.clear();
+      projects.clear();
+      oauth.tokens.clear();
       idempotency.clear();
-      faults = [];
+      faults.clear();
       log = [];
       latencyMs = initialLatency;
     },
   };
 }
 
-/**
- * Validates `baseUrl` and splits it into what routing needs. Trailing slashes are dropped, so
- * `${baseUrl}/v1` never has two.
- */
-function parseBaseUrl(baseUrl: string) {
-  if (!URL.canParse(baseUrl)) {
-    throw new TypeError(`baseUrl must be an absolute URL, got ${JSON.stringify(baseUrl)}`);
-  }
-  const { origin, pathname } = new URL(baseUrl);
-  const basePath = pathname.replace(/\/+$/, '');
+/** Matches the base URL and every URL below it; msw matches it against URLs without query. */
+function urlPattern(baseUrl: string): RegExp {
+  const escaped = baseUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(`^${escaped}(?:/.*)?$`);
+}
 
-  /** The path after the base path, e.g. `/v1/projects` for `/api/v1/projects`; `undefined` outside. */
-  const pathBelow = (path: string): string | undefined =>
-    path === basePath || path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
-
-  return {
-    url: origin + basePath,
-    pathBelow,
-    owns: (url: URL) => url.origin === origin && pathBelow(url.pathname) !== undefined,
-  };
+function withRequestId(response: Response, requestId: string): Response {
+  response.headers.set('x-request-id', requestId);
+  return response;
 }

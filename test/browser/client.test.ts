@@ -3,7 +3,7 @@ import { AgentChatError, Client, NotFoundError, RequestValidationError } from '.
 import { useWorkerMock } from './use-worker.js';
 
 const apiKey = 'sk_test_browser_client';
-const service = useWorkerMock([apiKey]);
+const service = useWorkerMock({ apiKeys: [apiKey] });
 afterEach(() => service.reset());
 
 /** Headers of every request the client hands to fetch, before the browser adds its own. */

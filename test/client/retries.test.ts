@@ -4,11 +4,11 @@ import {
   APIConnectionError,
   APITimeoutError,
   BadRequestError,
-  ConflictError,
   InternalServerError,
   NotFoundError,
   RateLimitError,
   retryDefaults,
+  UnprocessableEntityError,
 } from '../../src/index.js';
 import type { Fault } from '../../src/testing/index.js';
 import { useMockService } from './setup.js';
@@ -197,15 +197,13 @@ describe('idempotency', () => {
     expect(mock.requests.map((r) => r.headers['idempotency-key'])).toEqual(['order-7', 'order-7']);
   });
 
-  it('reports a key reused with another body as ConflictError after retrying', async () => {
+  it('reports a key reused with another body as UnprocessableEntityError, without retrying', async () => {
     await settle(() => create({ idempotencyKey: 'k1' }));
     const { error } = await settle(() =>
-      client().projects.create(
-        { name: 'Other', agentId: 'a' },
-        { idempotencyKey: 'k1', maxRetries: 0 },
-      ),
+      client().projects.create({ name: 'Other', agentId: 'a' }, { idempotencyKey: 'k1' }),
     );
-    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect(mock.requests).toHaveLength(2);
   });
 });
 

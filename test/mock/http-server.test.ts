@@ -2,12 +2,12 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { registerMockScenarios, TEST_API_KEY } from './scenarios.js';
+import { registerMockScenarios, SCENARIO_OPTIONS, TEST_API_KEY } from './scenarios.js';
 
 let server: MockServer;
 
 beforeAll(async () => {
-  server = await startMockServer({ apiKeys: [TEST_API_KEY] });
+  server = await startMockServer(SCENARIO_OPTIONS);
 });
 afterAll(() => server.close());
 
@@ -37,7 +37,7 @@ async function turnUntil(done: () => boolean): Promise<void> {
 }
 
 describe('mock service over node:http', () => {
-  registerMockScenarios({ service: () => server.service });
+  registerMockScenarios({ service: () => server.service, speaksCorsByHand: true });
 
   it('listens on 127.0.0.1 with the base path /api', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -160,14 +160,47 @@ describe('startMockServer', () => {
     await expect(twice.close()).resolves.toBeUndefined();
   });
 
-  it('rejects when the port is taken', async () => {
+  it('rejects with one clear line when the port is taken', async () => {
     const first = await startMockServer();
+    const { port } = new URL(first.url);
     try {
-      await expect(startMockServer({ port: Number(new URL(first.url).port) })).rejects.toThrow(
-        /EADDRINUSE/,
+      const error = await startMockServer({ port: Number(port) }).catch(
+        (caught: unknown) => caught,
       );
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toBe(
+        `Cannot listen on 127.0.0.1:${port}: the port is already in use (EADDRINUSE)`,
+      );
+      expect(error).toMatchObject({ code: 'EADDRINUSE' });
     } finally {
       await first.close();
     }
+  });
+
+  it('refuses a port outside 0–65535 before listening', async () => {
+    await expect(startMockServer({ port: 70_000 })).rejects.toThrow(RangeError);
+    await expect(startMockServer({ port: 1.5 })).rejects.toThrow(/integer from 0 to 65535/);
+  });
+
+  it('closes the port again when the service options are invalid', async () => {
+    const probe = await startMockServer();
+    const port = Number(new URL(probe.url).port);
+    await probe.close();
+
+    await expect(startMockServer({ port, latencyMs: -1 })).rejects.toThrow(RangeError);
+    const again = await startMockServer({ port });
+    await again.close();
+  });
+
+  it('answers its own 404 outside the base path readably for another origin', async () => {
+    const response = await fetch(`${server.url}/elsewhere`, {
+      headers: { origin: 'http://localhost:5173' },
+    });
+
+    expect(response.status).toBe(404);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect((await response.json()).error.message).toContain(
+      `the service is under ${server.baseUrl}`,
+    );
   });
 });

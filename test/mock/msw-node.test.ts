@@ -1,16 +1,29 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { registerMockScenarios, TEST_API_KEY } from './scenarios.js';
+import { listenStrictly, mswMajor } from './msw-major.js';
+import { registerMockScenarios, SCENARIO_OPTIONS } from './scenarios.js';
 
-const service = createMockService({ apiKeys: [TEST_API_KEY] });
+const service = createMockService(SCENARIO_OPTIONS);
 const server = setupServer(...service.handlers);
 
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => listenStrictly(server));
 afterAll(() => server.close());
 
-describe('mock service on msw/node', () => {
-  registerMockScenarios({ service: () => service });
+describe(`mock service on msw ${mswMajor}'s msw/node`, () => {
+  registerMockScenarios({ service: () => service, speaksCorsByHand: true });
+
+  it('fails a request that no handler serves, with the guard of this msw major', async () => {
+    const failure = await fetch('https://elsewhere.test/v1/projects').then(
+      () => undefined,
+      (error: Error) => error,
+    );
+
+    // msw 3 wraps its refusal in fetch's TypeError; msw 2 rejects with it directly.
+    const refusal = failure?.cause instanceof Error ? failure.cause : failure;
+    const option = mswMajor === 2 ? 'onUnhandledRequest' : 'onUnhandledFrame';
+    expect(refusal?.message).toContain(`the "error" strategy for the "${option}" option`);
+  });
 
   it('settles a hanging handler once fetch aborts', async () => {
     service.enqueue({ kind: 'hang' });

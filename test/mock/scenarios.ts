@@ -1,13 +1,45 @@
 import { afterEach, expect, it } from 'vitest';
-import type { MockService } from '../../src/testing/index.js';
+import type { MockService, MockServiceOptions } from '../../src/testing/index.js';
 
 /** The key every runner's service accepts; any other is unknown. */
 export const TEST_API_KEY = 'sk_test_scenarios';
+
+/** The OAuth client every runner's service accepts. Its secret needs form-urlencoding in Basic. */
+export const TEST_CLIENT = {
+  clientId: 'scenario client',
+  clientSecret: 's3cret:with+plus&amp',
+  scopes: ['projects:read', 'projects:write'],
+} as const;
+
+/** What every runner creates its service with. */
+export const SCENARIO_OPTIONS = {
+  apiKeys: [TEST_API_KEY],
+  oauthClients: [TEST_CLIENT],
+} satisfies MockServiceOptions;
+
+/** A page origin the service's CORS rules allow (all are, by default). */
+const PAGE_ORIGIN = 'http://localhost:5173';
 
 /** How a runner hands its service to the shared scenarios. */
 export interface ScenarioRunner {
   /** The service under test; called inside each test, after the runner's setup has run. */
   service(): MockService;
+  /**
+   * Whether requests can carry `Origin` and `Access-Control-Request-*` as written. Browsers set
+   * those themselves, and msw's service worker answers a page without CORS, so the CORS
+   * scenarios run where a client can speak CORS by hand: msw/node and the HTTP server.
+   */
+  speaksCorsByHand: boolean;
+}
+
+/** application/x-www-form-urlencoded encoding of one value, as RFC 6749 section 2.3.1 asks. */
+export function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice('v='.length);
+}
+
+/** The HTTP Basic credentials of RFC 6749 section 2.3.1: each part form-urlencoded, then Base64. */
+export function basicCredentials(clientId: string, clientSecret: string): string {
+  return `Basic ${btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`)}`;
 }
 
 interface CallOptions {
@@ -51,6 +83,28 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     body: unknown = { name: 'Demo', agentId: 'agent_support' },
     options: CallOptions = {},
   ) => call('/v1/projects', { method: 'POST', body, ...options });
+
+  /** A token request; the scenario client's credentials go in HTTP Basic unless told otherwise. */
+  const requestToken = (
+    form: Record<string, string>,
+    authorization: string | null = basicCredentials(TEST_CLIENT.clientId, TEST_CLIENT.clientSecret),
+  ) =>
+    call('/oauth/token', {
+      method: 'POST',
+      key: null,
+      rawBody: new URLSearchParams(form).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(authorization === null ? {} : { authorization }),
+      },
+    });
+
+  async function expectOAuthError(response: Response, status: number, error: string) {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({ error, error_description: expect.any(String) });
+  }
 
   async function expectError(response: Response, status: number, type: string) {
     expect(response.status).toBe(status);
@@ -140,12 +194,30 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     expect(mock().projects()).toHaveLength(1);
   });
 
-  it('refuses a reused Idempotency-Key with a different body with 409', async () => {
+  it('answers 422 for an Idempotency-Key reused with a different body', async () => {
     const headers = { 'idempotency-key': 'key-2' };
     await create({ name: 'Demo', agentId: 'agent_1' }, { headers });
-    const conflict = await create({ name: 'Other', agentId: 'agent_1' }, { headers });
+    const reused = await create({ name: 'Other', agentId: 'agent_1' }, { headers });
 
-    expect(await expectError(conflict, 409, 'idempotency_error')).toContain('key-2');
+    expect(await expectError(reused, 422, 'idempotency_error')).toContain('key-2');
+    expect(mock().projects()).toHaveLength(1);
+  });
+
+  it('answers 409 while the first request with an Idempotency-Key is in flight', async () => {
+    const headers = { 'idempotency-key': 'key-in-flight' };
+    mock().enqueue({ kind: 'delay', ms: 300 });
+    const first = create({ name: 'Demo', agentId: 'agent_1' }, { headers });
+    await expect.poll(() => mock().requests.length).toBe(1);
+
+    const concurrent = await create({ name: 'Demo', agentId: 'agent_1' }, { headers });
+    expect(await expectError(concurrent, 409, 'idempotency_error')).toMatch(
+      /still being processed/,
+    );
+
+    expect((await first).status).toBe(201);
+    const retried = await create({ name: 'Demo', agentId: 'agent_1' }, { headers });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
     expect(mock().projects()).toHaveLength(1);
   });
 
@@ -162,6 +234,120 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
 
     const message = await expectError(response, 401, 'authentication_error');
     expect(message).not.toContain('sk_unknown');
+    expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+  });
+
+  it('issues an access token for client credentials and accepts it as a bearer token', async () => {
+    const response = await requestToken({
+      grant_type: 'client_credentials',
+      scope: 'projects:read',
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const token = await response.json();
+    expect(token).toEqual({
+      access_token: expect.stringMatching(/^at_[A-Za-z0-9]{32}$/),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'projects:read',
+    });
+    expect(mock().oauth.tokens()).toMatchObject([
+      { accessToken: token.access_token, clientId: TEST_CLIENT.clientId, scope: 'projects:read' },
+    ]);
+    expect((await create(undefined, { key: token.access_token })).status).toBe(201);
+    expect(
+      mock().requests.map((request) => [request.method, request.path.split('/').at(-1)]),
+    ).toEqual([
+      ['POST', 'token'],
+      ['POST', 'projects'],
+    ]);
+  });
+
+  it('takes the client credentials from the form body too', async () => {
+    const response = await requestToken(
+      {
+        grant_type: 'client_credentials',
+        client_id: TEST_CLIENT.clientId,
+        client_secret: TEST_CLIENT.clientSecret,
+      },
+      null,
+    );
+
+    expect(response.status).toBe(200);
+  });
+
+  it('refuses token requests by RFC 6749: wrong secret, bad grant, bad scope, two methods', async () => {
+    const wrongSecret = await requestToken(
+      { grant_type: 'client_credentials' },
+      basicCredentials(TEST_CLIENT.clientId, 'wrong'),
+    );
+    await expectOAuthError(wrongSecret, 401, 'invalid_client');
+    expect(wrongSecret.headers.get('www-authenticate')).toMatch(/^Basic /);
+
+    // The secret sent without form-urlencoding first: "+" reads as a space, so it does not match.
+    const unencoded = await requestToken(
+      { grant_type: 'client_credentials' },
+      `Basic ${btoa(`${TEST_CLIENT.clientId}:${TEST_CLIENT.clientSecret}`)}`,
+    );
+    await expectOAuthError(unencoded, 401, 'invalid_client');
+
+    await expectOAuthError(
+      await requestToken({ grant_type: 'password' }),
+      400,
+      'unsupported_grant_type',
+    );
+    await expectOAuthError(
+      await requestToken({ grant_type: 'client_credentials', scope: 'projects:delete' }),
+      400,
+      'invalid_scope',
+    );
+    await expectOAuthError(
+      await requestToken({ grant_type: 'client_credentials', client_secret: 'x' }),
+      400,
+      'invalid_request',
+    );
+    expect(mock().oauth.tokens()).toEqual([]);
+  });
+
+  it('refuses an expired or revoked access token with 401', async () => {
+    const issue = async () =>
+      (await (await requestToken({ grant_type: 'client_credentials' })).json())
+        .access_token as string;
+    const [expiring, revoked, kept] = [await issue(), await issue(), await issue()];
+    mock().oauth.revokeToken(revoked);
+    expect((await create(undefined, { key: kept })).status).toBe(201);
+
+    mock().oauth.expireTokens();
+    for (const token of [expiring, revoked, kept]) {
+      const response = await call('/v1/projects/proj_missing', { key: token });
+      await expectError(response, 401, 'authentication_error');
+      expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+    }
+    expect(
+      mock()
+        .oauth.tokens()
+        .map((token) => token.revoked),
+    ).toEqual([false, true, false]);
+  });
+
+  it('answers a fault aimed at the token endpoint only to a token request', async () => {
+    mock().enqueue({
+      kind: 'status',
+      status: 503,
+      headers: { 'retry-after': '0' },
+      path: '/oauth/token',
+    });
+
+    expect((await create()).status).toBe(201);
+    const failed = await requestToken({ grant_type: 'client_credentials' });
+    await expectError(failed, 503, 'api_error');
+    expect((await requestToken({ grant_type: 'client_credentials' })).status).toBe(200);
+    expect(mock().requests.map((request) => request.fault)).toEqual([
+      undefined,
+      'status',
+      undefined,
+    ]);
   });
 
   it('answers 404 for an unknown project, on get and on chat', async () => {
@@ -298,9 +484,11 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     }
   });
 
-  it('reset() clears store, faults, log, idempotency records and latency', async () => {
+  it('reset() clears store, tokens, faults, log, idempotency records and latency', async () => {
     const headers = { 'idempotency-key': 'key-reset' };
     await create({ name: 'Before', agentId: 'agent_1' }, { headers });
+    const token = (await (await requestToken({ grant_type: 'client_credentials' })).json())
+      .access_token;
     mock().enqueue({ kind: 'status', status: 500 });
     mock().setLatency(1_000);
 
@@ -308,6 +496,8 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
 
     expect(mock().projects()).toEqual([]);
     expect(mock().requests).toEqual([]);
+    expect(mock().oauth.tokens()).toEqual([]);
+    expect((await create(undefined, { key: token })).status).toBe(401);
     const started = performance.now();
     const after = await create({ name: 'After', agentId: 'agent_1' }, { headers });
     expect(performance.now() - started).toBeLessThan(500);
@@ -319,6 +509,53 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
         .map((project) => project.name),
     ).toEqual(['After']);
   });
+
+  if (runner.speaksCorsByHand) {
+    it('answers a CORS preflight with the origin, methods and headers allowed, unlogged', async () => {
+      mock().enqueue({ kind: 'status', status: 500 });
+      const preflight = await call('/v1/projects', {
+        method: 'OPTIONS',
+        key: null,
+        headers: {
+          origin: PAGE_ORIGIN,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type,idempotency-key',
+        },
+      });
+
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(PAGE_ORIGIN);
+      expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST');
+      expect(preflight.headers.get('access-control-allow-headers')).toBe(
+        'authorization,content-type,idempotency-key',
+      );
+      expect(preflight.headers.get('x-request-id')).toMatch(/^req_/);
+      expect(mock().requests).toEqual([]);
+      // The queued fault is still there for the real request.
+      expect((await create()).status).toBe(500);
+    });
+
+    it('lets a page on another origin read every answer and its headers', async () => {
+      mock().enqueue({
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': '1', 'retry-after-ms': '800' },
+      });
+      const headers = { origin: PAGE_ORIGIN };
+      const limited = await create(undefined, { headers });
+      const refused = await create(undefined, { headers, key: null });
+
+      for (const response of [limited, refused]) {
+        expect(response.headers.get('access-control-allow-origin')).toBe(PAGE_ORIGIN);
+        expect(response.headers.get('vary')).toContain('Origin');
+        const exposed = response.headers.get('access-control-expose-headers')?.split(', ');
+        expect(exposed).toEqual(
+          expect.arrayContaining(['x-request-id', 'retry-after', 'retry-after-ms']),
+        );
+      }
+      expect(refused.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+    });
+  }
 
   it('sends x-request-id on every response', async () => {
     mock().enqueue(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProjectStore } from '../../src/testing/store.js';
+import { createProjectStore } from '../../src/testing/store/projects.js';
 
 describe('project store', () => {
   it('creates active projects with proj_ ids and ISO timestamps', () => {

@@ -1,8 +1,8 @@
-import { errorResponse } from '../errors.js';
-import type { RouteMatch } from '../router.js';
+import { errorResponse } from '../http/service-error.js';
+import type { EndpointMatch } from './routing.js';
 
 /**
- * The answer for a request under the base URL that no route takes: 405 with `Allow` when the
+ * The answer for a request under the base URL that no endpoint takes: 405 with `Allow` when the
  * path is known, 404 otherwise.
  *
  * @example
@@ -12,16 +12,17 @@ import type { RouteMatch } from '../router.js';
  * ```
  */
 export function fallback(
-  match: Exclude<RouteMatch, { kind: 'route' }>,
+  match: Exclude<EndpointMatch, { kind: 'endpoint' }>,
   method: string,
   path: string,
   requestId: string,
 ): Response {
   if (match.kind === 'wrong-method') {
     const allow = match.allow.join(', ');
-    return errorResponse(405, requestId, `${method} is not allowed on ${path}; use ${allow}`, {
-      allow,
+    return errorResponse(405, requestId, {
+      message: `${method} is not allowed on ${path}; use ${allow}`,
+      headers: { allow },
     });
   }
-  return errorResponse(404, requestId, `No route for ${method} ${path}`);
+  return errorResponse(404, requestId, { message: `No route for ${method} ${path}` });
 }

@@ -1,8 +1,8 @@
 import { agentReply } from '../../agent.js';
-import { errorResponse } from '../../errors.js';
-import { jsonResponse } from '../../responses.js';
-import type { Route } from '../../route.js';
-import { nonEmptyString, readFields } from '../../validation.js';
+import { nonEmptyString, readFields } from '../../http/body-fields.js';
+import { jsonResponse } from '../../http/responses.js';
+import { errorResponse } from '../../http/service-error.js';
+import type { Endpoint } from '../endpoint.js';
 import { projectNotFound } from '../projects/not-found.js';
 
 /**
@@ -14,16 +14,17 @@ import { projectNotFound } from '../projects/not-found.js';
  * // 200 {"message":"Hello! agent_1 here. ...","suggestions":["What can you do?", ...]}
  * ```
  */
-export const sendChat: Route = {
+export const sendChat: Endpoint = {
   method: 'POST',
   path: '/v1/projects/:id/chat',
-  handle({ params, body, requestId, store }) {
+  authentication: 'bearer',
+  handle({ params, body, requestId, projects }) {
     // The project first: a message to a project that does not exist is a 404 whatever it says.
-    const project = store.get(params.id ?? '');
+    const project = projects.get(params.id ?? '');
     if (!project) return projectNotFound(params.id, requestId);
 
     const input = readFields(body, { message: nonEmptyString });
-    if (!input.ok) return errorResponse(400, requestId, input.message);
+    if (!input.ok) return errorResponse(400, requestId, { message: input.message });
 
     return jsonResponse(200, agentReply(project.agentId, input.fields.message));
   },

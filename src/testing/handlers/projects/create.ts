@@ -1,8 +1,8 @@
-import { errorResponse } from '../../errors.js';
-import { jsonResponse } from '../../responses.js';
-import type { Route } from '../../route.js';
-import { serializeCreatedProject } from '../../serializers.js';
-import { jsonObject, nonEmptyString, optional, readFields } from '../../validation.js';
+import { jsonObject, nonEmptyString, optional, readFields } from '../../http/body-fields.js';
+import { jsonResponse } from '../../http/responses.js';
+import { errorResponse } from '../../http/service-error.js';
+import { serializeCreatedProject } from '../../serializers/project.js';
+import type { Endpoint } from '../endpoint.js';
 
 /**
  * `POST /v1/projects`: stores a new project and answers 201 with the create-response shape.
@@ -13,19 +13,20 @@ import { jsonObject, nonEmptyString, optional, readFields } from '../../validati
  * // 201 {"id":"proj_...","name":"Demo","status":"active","createdAt":"..."}
  * ```
  */
-export const createProject: Route = {
+export const createProject: Endpoint = {
   method: 'POST',
   path: '/v1/projects',
-  handle({ body, requestId, store }) {
+  authentication: 'bearer',
+  handle({ body, requestId, projects }) {
     const input = readFields(body, {
       name: nonEmptyString,
       agentId: nonEmptyString,
       metadata: optional(jsonObject),
     });
-    if (!input.ok) return errorResponse(400, requestId, input.message);
+    if (!input.ok) return errorResponse(400, requestId, { message: input.message });
 
     const { name, agentId, metadata } = input.fields;
-    const project = store.create(metadata ? { name, agentId, metadata } : { name, agentId });
+    const project = projects.create(metadata ? { name, agentId, metadata } : { name, agentId });
     return jsonResponse(201, serializeCreatedProject(project));
   },
 };

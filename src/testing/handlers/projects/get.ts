@@ -1,6 +1,6 @@
-import { jsonResponse } from '../../responses.js';
-import type { Route } from '../../route.js';
-import { serializeProject } from '../../serializers.js';
+import { jsonResponse } from '../../http/responses.js';
+import { serializeProject } from '../../serializers/project.js';
+import type { Endpoint } from '../endpoint.js';
 import { projectNotFound } from './not-found.js';
 
 /**
@@ -12,11 +12,12 @@ import { projectNotFound } from './not-found.js';
  * // 200 {"id":"proj_123","name":"Demo","agentId":"agent_1","status":"active","metadata":{},"createdAt":"..."}
  * ```
  */
-export const getProject: Route = {
+export const getProject: Endpoint = {
   method: 'GET',
   path: '/v1/projects/:id',
-  handle({ params, requestId, store }) {
-    const project = store.get(params.id ?? '');
+  authentication: 'bearer',
+  handle({ params, requestId, projects }) {
+    const project = projects.get(params.id ?? '');
     if (!project) return projectNotFound(params.id, requestId);
     return jsonResponse(200, serializeProject(project));
   },

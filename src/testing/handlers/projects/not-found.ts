@@ -1,4 +1,4 @@
-import { errorResponse } from '../../errors.js';
+import { errorResponse } from '../../http/service-error.js';
 
 /**
  * The 404 for a project id the store does not hold, shared by every route under a project.
@@ -9,5 +9,7 @@ import { errorResponse } from '../../errors.js';
  * ```
  */
 export function projectNotFound(id: string | undefined, requestId: string): Response {
-  return errorResponse(404, requestId, `No project with id ${JSON.stringify(id ?? '')}`);
+  return errorResponse(404, requestId, {
+    message: `No project with id ${JSON.stringify(id ?? '')}`,
+  });
 }

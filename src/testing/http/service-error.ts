@@ -33,7 +33,7 @@ const STATUS_MESSAGES: Readonly<Record<number, string>> = {
   504: 'Gateway timeout',
 };
 
-/** The error body every failure of the mock carries. */
+/** The error body every failure of the mock's service carries: `{"error":{"type","message","requestId"}}`. */
 export interface ErrorBody {
   error: { type: string; message: string; requestId: string };
 }
@@ -50,31 +50,34 @@ export function errorType(status: number): string {
   return ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
 
-/**
- * The one error body shape: `{"error":{"type","message","requestId"}}`.
- *
- * @example
- * ```ts
- * errorBody(404, 'No project with id "proj_x"', 'req_1');
- * ```
- */
-export function errorBody(status: number, message: string, requestId: string): ErrorBody {
-  return { error: { type: errorType(status), message, requestId } };
+/** What an error response may say besides its status. */
+export interface ErrorDetails {
+  /** Defaults to a phrase for the status. */
+  message?: string;
+  /** Defaults to the type of the status, see {@link errorType}. */
+  type?: string;
+  headers?: Record<string, string>;
 }
 
 /**
- * An error response with the standard body; `message` defaults to a phrase for the status.
+ * An error response with the standard body.
  *
  * @example
  * ```ts
- * errorResponse(405, 'req_1', 'GET is not allowed here', { allow: 'POST' });
+ * errorResponse(405, 'req_1', { message: 'GET is not allowed here', headers: { allow: 'POST' } });
  * ```
  */
 export function errorResponse(
   status: number,
   requestId: string,
-  message = STATUS_MESSAGES[status] ?? `Request failed with status ${status}`,
-  headers?: Record<string, string>,
+  { message, type, headers }: ErrorDetails = {},
 ): Response {
-  return jsonResponse(status, errorBody(status, message, requestId), headers);
+  const body: ErrorBody = {
+    error: {
+      type: type ?? errorType(status),
+      message: message ?? STATUS_MESSAGES[status] ?? `Request failed with status ${status}`,
+      requestId,
+    },
+  };
+  return jsonResponse(status, body, headers);
 }

@@ -39,3 +39,17 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', () => resolve(), { once: true });
   });
 }
+
+/**
+ * Throws unless `ms` is a finite, non-negative number of milliseconds.
+ *
+ * @example
+ * ```ts
+ * assertMilliseconds(-1, 'latencyMs'); // throws RangeError
+ * ```
+ */
+export function assertMilliseconds(ms: number, name: string): void {
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new RangeError(`${name} must be a finite number >= 0, got ${ms}`);
+  }
+}

@@ -1,5 +1,27 @@
 import { randomId } from './ids.js';
-import type { StoredProject } from './types.js';
+
+/**
+ * A project as the mock's store holds it.
+ *
+ * @example
+ * ```ts
+ * expect(mock.projects()).toMatchObject([{ name: 'Demo', agentId: 'agent_1', status: 'active' }]);
+ * ```
+ */
+export interface StoredProject {
+  /** `proj_` followed by random letters and digits. */
+  id: string;
+  /** The name the client sent. */
+  name: string;
+  /** The agent id the client sent. */
+  agentId: string;
+  /** `active` for every project the mock creates. */
+  status: string;
+  /** As the client sent it; `{}` when omitted. */
+  metadata: Record<string, unknown>;
+  /** ISO 8601 UTC creation time. */
+  createdAt: string;
+}
 
 /** What a create request supplies; the store fills in the rest. */
 export interface NewProject {

@@ -1,4 +1,4 @@
-import type { StoredProject } from './types.js';
+import type { StoredProject } from '../store/projects.js';
 
 /**
  * The create response: the spec returns only these four fields, not `agentId` or `metadata`.

@@ -1,4 +1,4 @@
-import type { RequestBody } from './body.js';
+import type { RequestBody } from './request-body.js';
 
 /**
  * One field's rule in the service contract. Written by hand rather than shared with the client's

@@ -1,10 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getResponse, type HttpHandler } from 'msw';
-import { errorResponse } from './errors.js';
-import { randomId } from './ids.js';
-import { createMockService } from './mock-service.js';
-import type { MockService, MockServiceOptions } from './types.js';
+import { getResponse } from 'msw';
+import { type CorsPolicy, createCorsPolicy } from '../http/cors.js';
+import { errorResponse } from '../http/service-error.js';
+import { createMockService, type MockService, type MockServiceOptions } from '../mock-service.js';
+import { randomId } from '../store/ids.js';
+import { toFetchRequest, writeResponse } from './fetch-bridge.js';
 
 /**
  * Options of {@link startMockServer}: those of the service, plus where to listen.
@@ -78,8 +79,9 @@ const NODE_HTTP = 'node:http';
  * Starts the mock service as an HTTP server, for clients that cannot use msw: other processes,
  * other languages, curl.
  *
- * @throws the listen error (such as `EADDRINUSE`) when the port cannot be bound, and the errors
- * of {@link createMockService} for invalid options.
+ * @throws Error with a one-line message and the listen error's `code` (such as `EADDRINUSE` for
+ * a port in use) when the port cannot be bound; RangeError for a port outside 0–65535; and the
+ * errors of {@link createMockService} for invalid options.
  * @example
  * ```ts
  * import { startMockServer } from 'agentchat/testing';
@@ -99,17 +101,26 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { createServer } = (await import(
     /* @vite-ignore */ /* webpackIgnore: true */ NODE_HTTP
   )) as typeof import('node:http');
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new RangeError(`port must be an integer from 0 to 65535, got ${port}`);
+  }
   const server = createServer();
   await listen(server, port, host);
 
   const url = originOf(server.address() as AddressInfo);
-  const service = createMockService({
-    ...serviceOptions,
-    baseUrl: url + normalizeBasePath(basePath),
-  });
+  let service: MockService;
+  let cors: CorsPolicy;
+  try {
+    service = createMockService({ ...serviceOptions, baseUrl: url + normalizeBasePath(basePath) });
+    cors = createCorsPolicy(serviceOptions.corsOrigins);
+  } catch (error) {
+    await closeServer(server);
+    throw error;
+  }
+  const answerer = { service, cors, origin: url };
   server.on('request', (req, res) => {
     // A failure while streaming the answer can only cut it short; never crash the host process.
-    serve(service.handlers, url, req, res).catch(() => res.destroy());
+    serve(answerer, req, res).catch(() => res.destroy());
   });
 
   let closing: Promise<void> | undefined;
@@ -124,10 +135,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 }
 
-/** Feeds one Node request to the msw handlers and streams their answer back. */
+/** Feeds one Node request to the service's msw handlers and streams their answer back. */
 async function serve(
-  handlers: readonly HttpHandler[],
-  origin: string,
+  { service, cors, origin }: { service: MockService; cors: CorsPolicy; origin: string },
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -141,12 +151,16 @@ async function serve(
   try {
     const request = await toFetchRequest(req, origin, controller.signal);
     response =
-      (await getResponse([...handlers], request)) ??
-      serverError(404, `No route for ${req.method} ${req.url}`);
+      (await getResponse([...service.handlers], request)) ??
+      serverAnswer(
+        404,
+        `No route for ${req.method} ${req.url}; the service is under ${service.baseUrl}`,
+        (answer) => cors.decorate(request, answer),
+      );
   } catch (error) {
     if (res.destroyed) return;
     // A TypeError here is a request fetch's Request refuses (a TRACE, a bad URL), not a bug.
-    response = serverError(error instanceof TypeError ? 400 : 500, String(error));
+    response = serverAnswer(error instanceof TypeError ? 400 : 500, String(error));
   }
 
   if (res.destroyed) return;
@@ -158,55 +172,46 @@ async function serve(
   await writeResponse(res, response);
 }
 
-async function toFetchRequest(
-  req: IncomingMessage,
-  origin: string,
-  signal: AbortSignal,
-): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
-  }
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD' && chunks.length > 0;
-  // Concatenated rather than resolved against `origin`: a request line of `//host/x` must stay a
-  // path on this server, not become another host.
-  return new Request(origin + (req.url ?? '/'), {
-    method,
-    headers,
-    body: hasBody ? Buffer.concat(chunks) : null,
-    signal,
-  });
-}
-
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) res.setHeader(name, value);
-  if (response.body) {
-    const reader = response.body.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      res.write(chunk.value);
-    }
-  }
-  res.end();
-}
-
-/** An answer from the server itself, for requests the service never saw; still with a request id. */
-function serverError(status: number, message: string): Response {
+/**
+ * An error from the server itself, for requests the service never saw; still with a request id,
+ * and readable from another origin where the request allows it.
+ */
+function serverAnswer(
+  status: number,
+  message: string,
+  decorate: (response: Response) => void = () => {},
+): Response {
   const requestId = randomId('req');
-  const response = errorResponse(status, requestId, message);
+  const response = errorResponse(status, requestId, { message });
   response.headers.set('x-request-id', requestId);
+  decorate(response);
   return response;
 }
 
+/** What a listen error means, for the one line a user reads. */
+const LISTEN_ERRORS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the port is already in use',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'the address is not available on this machine',
+  ENOTFOUND: 'the host name does not resolve',
+};
+
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const onError = (error: NodeJS.ErrnoException) => {
+      const reason = LISTEN_ERRORS[error.code ?? ''] ?? error.message;
+      reject(
+        Object.assign(
+          new Error(`Cannot listen on ${host}:${port}: ${reason} (${error.code ?? 'error'})`, {
+            cause: error,
+          }),
+          { code: error.code },
+        ),
+      );
+    };
+    server.once('error', onError);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', onError);
       resolve();
     });
   });

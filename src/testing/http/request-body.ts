@@ -1,7 +1,10 @@
-/** A request body as received: nothing, parsed JSON, or text that is not JSON. */
+/**
+ * A request body as received: nothing, text that parses as JSON, or other text. The text is kept
+ * in every case, for endpoints that read another format (the token endpoint's form).
+ */
 export type RequestBody =
-  | { kind: 'empty' }
-  | { kind: 'json'; value: unknown }
+  | { kind: 'empty'; text: '' }
+  | { kind: 'json'; text: string; value: unknown }
   | { kind: 'text'; text: string };
 
 /**
@@ -10,14 +13,14 @@ export type RequestBody =
  *
  * @example
  * ```ts
- * parseBody('{"name":"Demo"}'); // { kind: 'json', value: { name: 'Demo' } }
- * parseBody('name=Demo');       // { kind: 'text', text: 'name=Demo' }
+ * classifyBody('{"name":"Demo"}'); // { kind: 'json', text: '{"name":"Demo"}', value: { name: 'Demo' } }
+ * classifyBody('name=Demo');       // { kind: 'text', text: 'name=Demo' }
  * ```
  */
-export function parseBody(text: string): RequestBody {
-  if (text === '') return { kind: 'empty' };
+export function classifyBody(text: string): RequestBody {
+  if (text === '') return { kind: 'empty', text };
   try {
-    return { kind: 'json', value: JSON.parse(text) };
+    return { kind: 'json', text, value: JSON.parse(text) };
   } catch {
     return { kind: 'text', text };
   }
@@ -28,7 +31,7 @@ export function parseBody(text: string): RequestBody {
  *
  * @example
  * ```ts
- * recordedBody(parseBody('')); // undefined
+ * recordedBody(classifyBody('')); // undefined
  * ```
  */
 export function recordedBody(body: RequestBody): unknown {
@@ -43,7 +46,7 @@ export function recordedBody(body: RequestBody): unknown {
  *
  * @example
  * ```ts
- * bodyFingerprint(parseBody('{"b":2,"a":1}')) === bodyFingerprint(parseBody('{"a":1,"b":2}')); // true
+ * bodyFingerprint(classifyBody('{"b":2,"a":1}')) === bodyFingerprint(classifyBody('{"a":1,"b":2}')); // true
  * ```
  */
 export function bodyFingerprint(body: RequestBody): string {

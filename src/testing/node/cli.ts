@@ -1,0 +1,196 @@
+import { parseArgs } from 'node:util';
+import { VERSION } from '../../version.js';
+import { SERVICE_DEFAULTS } from '../options.js';
+import type { OAuthClient } from '../store/oauth-clients.js';
+import { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+
+/** Where the command writes: standard output and standard error, one line per call. */
+export interface CliOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** How a run of the command ended: serving, or finished with an exit code. */
+export type CliOutcome = { kind: 'serving'; server: MockServer } | { kind: 'exit'; code: number };
+
+/** The port `agentchat-mock` listens on unless told otherwise: the one the docs' examples use. */
+const DEFAULT_PORT = 4010;
+
+/** A placeholder key for the printed curl command when any key is accepted. */
+const EXAMPLE_KEY = 'sk_test';
+
+const USAGE = `Usage: agentchat-mock [options]
+
+Serves the agentchat mock service over HTTP: the three operations under {base}/v1, an OAuth 2.0
+token endpoint at {base}/oauth/token, CORS for pages on other origins.
+
+Options:
+  --port <port>             port to listen on; 0 picks a free one (default ${DEFAULT_PORT})
+  --host <address>          address to listen on (default 127.0.0.1)
+  --base-path <path>        path before /v1 (default /api)
+  --key <key>               an API key to accept; repeat for more (default: any non-empty key)
+  --client <id:secret>      an OAuth client to accept; repeat for more (default: any client)
+  --token-lifetime <s>      lifetime of issued access tokens in seconds (default ${SERVICE_DEFAULTS.tokenLifetimeSeconds})
+  --cors-origin <origin>    an origin allowed to call from a browser; repeat for more (default: any)
+  --latency <ms>            latency added to every response (default 0)
+  -h, --help                show this help
+  -v, --version             show the version`;
+
+/** A command line the user has to correct; its message is the one line printed. */
+class UsageError extends Error {}
+
+/**
+ * Runs `agentchat-mock` with its arguments: starts the mock HTTP server and prints its address
+ * and a ready curl command, or prints help, the version, or one line saying what is wrong.
+ * Exit codes: 0 after help or version, 2 for a bad command line, 1 when the server cannot start.
+ *
+ * @example
+ * ```ts
+ * const outcome = await runMockCli(['--port', '4010', '--key', 'sk_test'], {
+ *   out: console.log,
+ *   err: console.error,
+ * });
+ * if (outcome.kind === 'serving') await outcome.server.close();
+ * ```
+ */
+export async function runMockCli(args: readonly string[], output: CliOutput): Promise<CliOutcome> {
+  let options: MockServerOptions | 'help' | 'version';
+  try {
+    options = readArguments(args);
+  } catch (error) {
+    if (!(error instanceof UsageError || isParseArgsError(error))) throw error;
+    output.err(`agentchat-mock: ${(error as Error).message} (see agentchat-mock --help)`);
+    return { kind: 'exit', code: 2 };
+  }
+  if (options === 'help') {
+    output.out(USAGE);
+    return { kind: 'exit', code: 0 };
+  }
+  if (options === 'version') {
+    output.out(VERSION);
+    return { kind: 'exit', code: 0 };
+  }
+
+  let server: MockServer;
+  try {
+    server = await startMockServer(options);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // The service refuses an option value (an origin, a base path) with TypeError or RangeError.
+    if (error instanceof TypeError || error instanceof RangeError) {
+      output.err(`agentchat-mock: ${message} (see agentchat-mock --help)`);
+      return { kind: 'exit', code: 2 };
+    }
+    const inUse = (error as { code?: unknown }).code === 'EADDRINUSE';
+    output.err(`agentchat-mock: ${message}${inUse ? '; pick another with --port' : ''}`);
+    return { kind: 'exit', code: 1 };
+  }
+  output.out(banner(server, options));
+  return { kind: 'serving', server };
+}
+
+function readArguments(args: readonly string[]): MockServerOptions | 'help' | 'version' {
+  const { values } = parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'base-path': { type: 'string' },
+      key: { type: 'string', multiple: true },
+      client: { type: 'string', multiple: true },
+      'token-lifetime': { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
+      latency: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  if (values.help) return 'help';
+  if (values.version) return 'version';
+
+  const options: MockServerOptions = {
+    port: values.port === undefined ? DEFAULT_PORT : wholeNumber('--port', values.port, 65_535),
+  };
+  if (values.host !== undefined) options.host = values.host;
+  if (values['base-path'] !== undefined) options.basePath = values['base-path'];
+  if (values.key !== undefined) options.apiKeys = values.key.map((key) => nonEmpty('--key', key));
+  if (values.client !== undefined) options.oauthClients = values.client.map(readClient);
+  if (values['token-lifetime'] !== undefined) {
+    options.tokenLifetimeSeconds = wholeNumber('--token-lifetime', values['token-lifetime']);
+  }
+  if (values['cors-origin'] !== undefined) options.corsOrigins = values['cors-origin'];
+  if (values.latency !== undefined) options.latencyMs = wholeNumber('--latency', values.latency);
+  return options;
+}
+
+/** `id:secret`, split at the first colon: a secret may hold colons, an id cannot. */
+function readClient(value: string): OAuthClient {
+  const colon = value.indexOf(':');
+  const clientId = value.slice(0, colon);
+  const clientSecret = value.slice(colon + 1);
+  if (colon < 0 || clientId === '' || clientSecret === '') {
+    throw new UsageError(`--client takes <id>:<secret>, got ${JSON.stringify(value)}`);
+  }
+  return { clientId, clientSecret };
+}
+
+function wholeNumber(flag: string, value: string, max = Number.MAX_SAFE_INTEGER): number {
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number > max) {
+    throw new UsageError(`${flag} takes a whole number up to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return number;
+}
+
+function nonEmpty(flag: string, value: string): string {
+  if (value === '') throw new UsageError(`${flag} takes a non-empty value`);
+  return value;
+}
+
+/** `parseArgs` reports a bad command line with a TypeError whose code names the mistake. */
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
+/** What the server accepts and how to try it, printed once it listens. */
+function banner(server: MockServer, options: MockServerOptions): string {
+  const { baseUrl } = server;
+  const key = options.apiKeys?.[0] ?? EXAMPLE_KEY;
+  const client = options.oauthClients?.[0] ?? { clientId: 'my-client', clientSecret: 'my-secret' };
+  const keys = options.apiKeys ? options.apiKeys.join(', ') || 'none' : 'any non-empty key';
+  const clients = options.oauthClients
+    ? options.oauthClients.map(({ clientId }) => clientId).join(', ') || 'none'
+    : 'any client id with a non-empty secret';
+  // RFC 6749 section 2.3.1: the id and the secret are form-urlencoded before HTTP Basic.
+  const basic = `${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`;
+
+  return `agentchat mock service listening on ${baseUrl}
+API keys: ${keys}
+OAuth clients: ${clients}
+
+Create a project:
+
+  curl -s ${baseUrl}/v1/projects \\
+    -H ${shellQuote(`Authorization: Bearer ${key}`)} \\
+    -H 'Content-Type: application/json' \\
+    -d '{"name":"Demo","agentId":"agent_support"}'
+
+Get an access token (client credentials), then use it as the bearer key:
+
+  curl -s ${baseUrl}/oauth/token -u ${shellQuote(basic)} -d grant_type=client_credentials
+
+Then GET ${baseUrl}/v1/projects/<id> and POST ${baseUrl}/v1/projects/<id>/chat {"message":"Hello"}.
+Ctrl+C stops it.`;
+}
+
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice('v='.length);
+}
+
+/** One argument for a POSIX shell: in single quotes, a quote inside written as '\''. */
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,28 @@
+import type { IssuedToken } from '../store/tokens.js';
+
+/** The successful token response of RFC 6749 section 5.1. */
+export interface TokenResponseBody {
+  access_token: string;
+  token_type: 'Bearer';
+  /** Seconds from issue to expiry. */
+  expires_in: number;
+  /** The scope granted; sent when the client asked for one. */
+  scope?: string;
+}
+
+/**
+ * The token response for an issued token.
+ *
+ * @example
+ * ```ts
+ * serializeToken(token); // { access_token: 'at_...', token_type: 'Bearer', expires_in: 3600 }
+ * ```
+ */
+export function serializeToken(token: IssuedToken): TokenResponseBody {
+  return {
+    access_token: token.accessToken,
+    token_type: 'Bearer',
+    expires_in: Math.round((token.expiresAt - token.issuedAt) / 1000),
+    ...(token.scope === undefined ? {} : { scope: token.scope }),
+  };
+}

@@ -1,0 +1,110 @@
+import { randomId } from './ids.js';
+
+/**
+ * An access token the mock's token endpoint issued, in {@link MockOAuth.tokens}. Times are
+ * milliseconds since the epoch on the mock's clock, `Date.now()`, so fake timers move them.
+ *
+ * @example
+ * ```ts
+ * const [token] = mock.oauth.tokens();
+ * expect(token).toMatchObject({ clientId: 'reporting', scope: 'projects:read', revoked: false });
+ * expect(token && token.expiresAt - token.issuedAt).toBe(3_600_000);
+ * ```
+ */
+export interface IssuedToken {
+  /** The bearer token: `at_` followed by 32 random letters and digits. */
+  accessToken: string;
+  /** The client it was issued to. */
+  clientId: string;
+  /** The scope the client asked for, as sent; absent when it asked for none. */
+  scope?: string;
+  /** The audience the client asked for; absent when it asked for none. */
+  audience?: string;
+  /** When it was issued. */
+  issuedAt: number;
+  /** From this time on, the service refuses it with 401. */
+  expiresAt: number;
+  /** Revoked by {@link MockOAuth.revokeToken}: refused with 401 from then on. */
+  revoked: boolean;
+}
+
+/** What the service makes of a bearer token in the mock's token format. */
+export type TokenStatus = 'valid' | 'expired' | 'revoked' | 'unknown';
+
+/**
+ * The form of the tokens the mock issues. A bearer credential of this form is judged as an
+ * access token, never as an API key, so an expired token is refused even when any key is accepted.
+ */
+const ACCESS_TOKEN_FORM = /^at_[A-Za-z0-9]{32}$/;
+
+/** What a token request asked for, once its client is authenticated. */
+export interface TokenGrant {
+  clientId: string;
+  scope?: string;
+  audience?: string;
+}
+
+/** The mock's issued access tokens. */
+export interface TokenStore {
+  /** Whether a bearer credential has the form of the mock's access tokens. */
+  isAccessToken(credential: string): boolean;
+  issue(grant: TokenGrant): IssuedToken;
+  status(accessToken: string): TokenStatus;
+  /** Makes every token expire now. */
+  expireAll(): void;
+  /** Revokes one token; `false` when the mock never issued it. */
+  revoke(accessToken: string): boolean;
+  /** Copies, oldest first, so a test cannot change the store by editing what it read. */
+  list(): IssuedToken[];
+  clear(): void;
+}
+
+/**
+ * Creates an empty token store issuing tokens that live `lifetimeSeconds`.
+ *
+ * @example
+ * ```ts
+ * const tokens = createTokenStore(3600);
+ * const { accessToken } = tokens.issue({ clientId: 'reporting' });
+ * tokens.status(accessToken); // 'valid'
+ * ```
+ */
+export function createTokenStore(lifetimeSeconds: number): TokenStore {
+  const tokens = new Map<string, IssuedToken>();
+
+  return {
+    isAccessToken: (credential) => ACCESS_TOKEN_FORM.test(credential),
+    issue({ clientId, scope, audience }) {
+      const issuedAt = Date.now();
+      const token: IssuedToken = {
+        accessToken: randomId('at', 32),
+        clientId,
+        ...(scope === undefined ? {} : { scope }),
+        ...(audience === undefined ? {} : { audience }),
+        issuedAt,
+        expiresAt: issuedAt + lifetimeSeconds * 1000,
+        revoked: false,
+      };
+      tokens.set(token.accessToken, token);
+      return { ...token };
+    },
+    status(accessToken) {
+      const token = tokens.get(accessToken);
+      if (!token) return 'unknown';
+      if (token.revoked) return 'revoked';
+      return Date.now() < token.expiresAt ? 'valid' : 'expired';
+    },
+    expireAll() {
+      const now = Date.now();
+      for (const token of tokens.values()) token.expiresAt = Math.min(token.expiresAt, now);
+    },
+    revoke(accessToken) {
+      const token = tokens.get(accessToken);
+      if (!token) return false;
+      token.revoked = true;
+      return true;
+    },
+    list: () => [...tokens.values()].map((token) => ({ ...token })),
+    clear: () => tokens.clear(),
+  };
+}
