@@ -40,7 +40,7 @@ export interface BuiltSite {
 export async function buildSite(): Promise<BuiltSite> {
   const out = await mkdtemp(join(tmpdir(), 'agentchat-site-'));
   // Explicit readers: the default ones would also parse the test runner's own argv.
-  const app = await Application.bootstrapWithPlugins({ out }, [
+  const app = await Application.bootstrapWithPlugins({ out, logLevel: 'Warn' }, [
     new TypeDocReader(),
     new PackageJsonReader(),
     new TSConfigReader(),
