@@ -12,11 +12,12 @@
  * registry, the copy and the project are deleted afterwards.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bumped, largestBump, pendingChangesets } from '../support/changesets.js';
 import { runProcess } from '../support/run-process.js';
 import { expectedScenario } from './helpers.js';
 import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
@@ -133,13 +134,6 @@ async function published(): Promise<{ versions: string[]; latest: string }> {
   return { versions: info.versions, latest: info['dist-tags'].latest };
 }
 
-function bump(version: string, kind: 'patch' | 'minor' | 'major'): string {
-  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
-  if (kind === 'major') return `${major + 1}.0.0`;
-  if (kind === 'minor') return `${major}.${minor + 1}.0`;
-  return `${major}.${minor}.${patch + 1}`;
-}
-
 /**
  * The version the first release should get: package.json's own when no changeset is pending
  * (the state right after a release, or after folding changesets into an unpublished version),
@@ -147,14 +141,8 @@ function bump(version: string, kind: 'patch' | 'minor' | 'major'): string {
  */
 async function expectedFirstVersion(): Promise<string> {
   const current = await packageVersion(repo);
-  const kinds = new Set<string>();
-  for (const file of await readdir(join(repo, '.changeset'))) {
-    if (!file.endsWith('.md') || file === 'README.md') continue;
-    const front = (await readFile(join(repo, '.changeset', file), 'utf8')).split('---')[1] ?? '';
-    for (const [, kind] of front.matchAll(/:\s*(patch|minor|major)\s*$/gm)) kinds.add(kind ?? '');
-  }
-  const largest = (['major', 'minor', 'patch'] as const).find((kind) => kinds.has(kind));
-  return largest ? bump(current, largest) : current;
+  const largest = largestBump(await pendingChangesets(repo));
+  return largest ? bumped(current, largest) : current;
 }
 
 beforeAll(async () => {
@@ -247,7 +235,7 @@ describe('a release, as maintainers cut it, against a real registry', () => {
 
       next = await release();
 
-      expect(next).toBe(bump(first, 'patch'));
+      expect(next).toBe(bumped(first, 'patch'));
       expect(await run('git', ['tag', '--list'], scratch)).toBe(`v${first}\nv${next}\n`);
       expect(await published()).toEqual({ versions: [first, next], latest: next });
       const changelog = await readFile(join(scratch, 'CHANGELOG.md'), 'utf8');

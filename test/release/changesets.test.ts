@@ -8,46 +8,10 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bumped, largestBump, pendingChangesets } from '../support/changesets.js';
 import { runProcess } from '../support/run-process.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
-const BUMPS = ['patch', 'minor', 'major'] as const;
-type Bump = (typeof BUMPS)[number];
-
-interface Changeset {
-  file: string;
-  bump: Bump | undefined;
-  packages: string[];
-  summary: string;
-}
-
-async function pendingChangesets(dir: string): Promise<Changeset[]> {
-  const files = (await readdir(join(dir, '.changeset'))).filter(
-    (file) => file.endsWith('.md') && file !== 'README.md',
-  );
-  return Promise.all(
-    files.map(async (file) => {
-      const text = await readFile(join(dir, '.changeset', file), 'utf8');
-      const [, front = '', body = ''] = text.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/) ?? [];
-      const entries = [...front.matchAll(/^"([^"]+)":\s*(\w+)\s*$/gm)];
-      const bump = entries[0]?.[2];
-      return {
-        file,
-        bump: BUMPS.includes(bump as Bump) ? (bump as Bump) : undefined,
-        packages: entries.map((entry) => entry[1] ?? ''),
-        summary: body.trim(),
-      };
-    }),
-  );
-}
-
-function bumped(version: string, bump: Bump): string {
-  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
-  if (bump === 'major') return `${major + 1}.0.0`;
-  if (bump === 'minor') return `${major}.${minor + 1}.0`;
-  return `${major}.${minor}.${patch + 1}`;
-}
-
 async function run(
   command: string,
   args: string[],
@@ -114,8 +78,7 @@ describe('npm run version', () => {
     const before = JSON.parse(await readFile(join(copy, 'package.json'), 'utf8')).version as string;
     const changelogBefore = await readFile(join(copy, 'CHANGELOG.md'), 'utf8');
     const changesets = await pendingChangesets(copy);
-    // Changesets picks the largest bump among the pending ones.
-    const largest = BUMPS.filter((bump) => changesets.some((c) => c.bump === bump)).at(-1);
+    const largest = largestBump(changesets);
     if (!largest) throw new Error('The copy has no changeset to release.');
 
     const { code, output } = await run('npm', ['run', 'version'], copy);
