@@ -76,7 +76,8 @@ export class Client {
       throw new AgentChatError(
         'Client refuses to run in a browser, where anyone who opens the page can read the API key. ' +
           'Call the service from your backend, or set dangerouslyAllowBrowser: true if the key is ' +
-          'short-lived or user-scoped (see docs/browsers.md).',
+          'short-lived or user-scoped. See node_modules/agentchat/docs/browsers.md or ' +
+          'https://github.com/agentchat/agentchat-js/blob/main/docs/browsers.md.',
       );
     }
     const apiKey = options.apiKey ?? readEnv('AGENTCHAT_API_KEY');

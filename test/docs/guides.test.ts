@@ -3,10 +3,11 @@
  * current API, every relative link (and #anchor) leads somewhere, and the README keeps the
  * order a user reads it in.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { brokenRelativeLinks, linkTargets } from '../support/markdown-links.js';
 import { fencedTypeScript, repo, typecheckSnippets } from './snippets.js';
 
 /** The Markdown a user reads: README, the guides, the examples' index. */
@@ -15,24 +16,12 @@ async function markdownFiles(): Promise<string[]> {
   return ['README.md', 'examples/README.md', ...guides.map((file) => `docs/${file}`)];
 }
 
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
-function anchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>();
-  let inFence = false;
-  for (const line of markdown.split('\n')) {
-    if (/^\s*```/.test(line)) inFence = !inFence;
-    const heading = !inFence && line.match(/^#{1,6}\s+(.*)$/);
-    if (heading) {
-      anchors.add(
-        (heading[1] ?? '')
-          .toLowerCase()
-          .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-          .trim()
-          .replace(/\s/g, '-'),
-      );
-    }
-  }
-  return anchors;
+/** The repository's address on GitHub, from package.json's `repository`. */
+async function repositoryUrl(): Promise<string> {
+  const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
+    repository: { url: string };
+  };
+  return pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 }
 
 describe('the guides', () => {
@@ -46,26 +35,29 @@ describe('the guides', () => {
   }, 120_000);
 
   it('have relative links that lead to files and headings that exist', async () => {
+    expect(await brokenRelativeLinks(repo, await markdownFiles())).toEqual([]);
+  });
+
+  it('link into the repository (examples, tests, benchmarks) only at files and folders that exist', async () => {
+    // Such links are absolute because those files do not ship in the package.
+    const base = await repositoryUrl();
     const broken: string[] = [];
+    let checked = 0;
     for (const file of await markdownFiles()) {
-      const text = await readFile(join(repo, file), 'utf8');
-      // Links outside code: drop fenced blocks and inline code first.
-      const prose = text.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
-      for (const [, target = ''] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
-        if (/^[a-z]+:/i.test(target)) continue; // https:, mailto:
-        const [path = '', anchor] = target.split('#');
-        const resolved = path ? join(dirname(join(repo, file)), path) : join(repo, file);
-        if (!existsSync(resolved)) {
-          broken.push(`${file}: ${target} (no ${relative(repo, resolved)})`);
-          continue;
-        }
-        if (anchor && resolved.endsWith('.md')) {
-          const anchors = anchorsOf(await readFile(resolved, 'utf8'));
-          if (!anchors.has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor})`);
-        }
+      for (const target of linkTargets(await readFile(join(repo, file), 'utf8'))) {
+        if (!target.startsWith(`${base}/`)) continue;
+        const match = target.slice(base.length).match(/^\/(blob|tree)\/main\/([^#]+)$/);
+        const path = match?.[2] ? join(repo, match[2]) : undefined;
+        const found =
+          path !== undefined &&
+          existsSync(path) &&
+          statSync(path).isDirectory() === (match?.[1] === 'tree');
+        if (!found) broken.push(`${file}: ${target}`);
+        checked++;
       }
     }
     expect(broken).toEqual([]);
+    expect(checked).toBeGreaterThan(10);
   });
 });
 

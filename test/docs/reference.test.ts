@@ -3,72 +3,40 @@
  * validation on and warnings treated as errors, and every exported symbol must carry the TSDoc a
  * user reads first (a summary, an example, `@default` on options, `@throws` on calls that fail).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  Application,
   type Comment,
   type DeclarationReflection,
-  Logger,
-  LogLevel,
-  PackageJsonReader,
   type ProjectReflection,
   ReflectionKind,
-  TSConfigReader,
-  TypeDocReader,
 } from 'typedoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltSite, buildSite } from './build-site.js';
 import { fencedTypeScript, type Snippet, typecheckSnippets } from './snippets.js';
 
-/** Collects what TypeDoc reports instead of printing it, so a failure can list every message. */
-class CollectingLogger extends Logger {
-  readonly messages: string[] = [];
-  override log(message: string, level: LogLevel): void {
-    super.log(message, level);
-    if (level === LogLevel.Warn || level === LogLevel.Error) {
-      this.messages.push(`${LogLevel[level]}: ${message}`);
-    }
-  }
-}
-
-let out: string;
-let project: ProjectReflection | undefined;
-let logger: CollectingLogger;
+let site: BuiltSite;
 
 beforeAll(async () => {
-  // A private output folder: several test runs may build the reference at the same time.
-  out = await mkdtemp(join(tmpdir(), 'agentchat-reference-'));
-  // Explicit readers: the default ones would also parse the test runner's own argv.
-  const app = await Application.bootstrapWithPlugins({ out }, [
-    new TypeDocReader(),
-    new PackageJsonReader(),
-    new TSConfigReader(),
-  ]);
-  logger = new CollectingLogger();
-  app.logger = logger;
-  project = await app.convert();
-  if (project) {
-    app.validate(project);
-    await app.generateDocs(project, out);
-  }
+  site = await buildSite();
 }, 120_000);
 
 afterAll(async () => {
-  if (out) await rm(out, { recursive: true, force: true });
+  if (site) await rm(site.out, { recursive: true, force: true });
 });
 
 function requireProject(): ProjectReflection {
-  if (!project)
-    throw new Error(`TypeDoc could not convert the project:\n${logger.messages.join('\n')}`);
-  return project;
+  if (!site.project) {
+    throw new Error(`TypeDoc could not convert the project:\n${site.messages.join('\n')}`);
+  }
+  return site.project;
 }
 
 describe('the TypeDoc reference', () => {
   it('builds with validation on and no warnings', async () => {
     requireProject();
-    expect(logger.messages).toEqual([]);
-    const index = await readFile(join(out, 'index.html'), 'utf8');
+    expect(site.messages).toEqual([]);
+    const index = await readFile(join(site.out, 'index.html'), 'utf8');
     expect(index).toContain('agentchat');
   });
 

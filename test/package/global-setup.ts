@@ -5,13 +5,13 @@
  * runtime matrix from the cache.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 import { installRuntimes, type Runtimes } from '../../scripts/runtimes/install.js';
+import { packPackage } from '../support/pack.js';
 
 const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -36,30 +36,9 @@ async function npm(args: string[], cwd: string): Promise<string> {
   }
 }
 
-/**
- * `npm run build` then `npm pack`, as a release would, but into a scratch copy of the package so
- * that the repo's dist/ is never rewritten under someone else's running tests. Returns the
- * tarball's path.
- */
+/** `npm run build` then `npm pack`, as a release would (see test/support/pack.ts). */
 async function buildAndPack(scratch: string): Promise<string> {
-  const copy = join(scratch, 'package');
-  await npm(['run', 'build', '--', '--out-dir', join(copy, 'dist'), '--silent'], repoRoot);
-  const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
-    files: string[];
-  };
-  // What npm packs besides dist/: package.json's `files`, and the files npm always includes.
-  const shipped = ['package.json', 'README.md', 'LICENSE', ...manifest.files];
-  for (const entry of new Set(shipped.filter((file) => file !== 'dist'))) {
-    if (existsSync(join(repoRoot, entry))) {
-      await cp(join(repoRoot, entry), join(copy, entry), { recursive: true });
-    }
-  }
-  const packed = JSON.parse(
-    await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], copy),
-  ) as Array<{ filename: string }>;
-  const filename = packed[0]?.filename;
-  if (!filename) throw new Error('npm pack reported no tarball.');
-  return join(scratch, filename);
+  return (await packPackage(join(scratch, 'package'), scratch)).filename;
 }
 
 /** A project outside the repo with the test fixtures, installing the tarball and msw. */

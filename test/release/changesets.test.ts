@@ -1,52 +1,17 @@
 /**
- * Releases go through changesets: every pending changeset is well formed, and `npm run version`
- * (run here on a copy of the repo, never on the repo itself) turns them into a CHANGELOG entry
- * and a new version in package.json and src/version.ts alike.
+ * Releases go through changesets (docs/releasing.md): every pending changeset is well formed, the
+ * version in package.json is the one the CHANGELOG's newest entry describes, and `npm run version`
+ * (run here on a copy of the repo, never on the repo itself) turns the next changeset into a new
+ * entry above it and a new version in package.json and src/version.ts alike.
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bumped, largestBump, pendingChangesets } from '../support/changesets.js';
 import { runProcess } from '../support/run-process.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
-const BUMPS = ['patch', 'minor', 'major'] as const;
-type Bump = (typeof BUMPS)[number];
-
-interface Changeset {
-  file: string;
-  bump: Bump | undefined;
-  packages: string[];
-  summary: string;
-}
-
-async function pendingChangesets(dir: string): Promise<Changeset[]> {
-  const files = (await readdir(join(dir, '.changeset'))).filter(
-    (file) => file.endsWith('.md') && file !== 'README.md',
-  );
-  return Promise.all(
-    files.map(async (file) => {
-      const text = await readFile(join(dir, '.changeset', file), 'utf8');
-      const [, front = '', body = ''] = text.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/) ?? [];
-      const entries = [...front.matchAll(/^"([^"]+)":\s*(\w+)\s*$/gm)];
-      const bump = entries[0]?.[2];
-      return {
-        file,
-        bump: BUMPS.includes(bump as Bump) ? (bump as Bump) : undefined,
-        packages: entries.map((entry) => entry[1] ?? ''),
-        summary: body.trim(),
-      };
-    }),
-  );
-}
-
-function bumped(version: string, bump: Bump): string {
-  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
-  if (bump === 'major') return `${major + 1}.0.0`;
-  if (bump === 'minor') return `${major}.${minor + 1}.0`;
-  return `${major}.${minor}.${patch + 1}`;
-}
-
 async function run(
   command: string,
   args: string[],
@@ -73,8 +38,24 @@ describe('pending changesets', () => {
   });
 });
 
+/** The version of the newest entry in a CHANGELOG: its first `## x.y.z` heading. */
+function newestEntry(changelog: string): string | undefined {
+  return changelog.match(/^## (\d+\.\d+\.\d+\S*)$/m)?.[1];
+}
+
+describe('CHANGELOG.md', () => {
+  it('opens with the entry of the version package.json holds', async () => {
+    const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const changelog = await readFile(join(repo, 'CHANGELOG.md'), 'utf8');
+    expect(changelog.split('\n')[0]).toBe('# Changelog');
+    expect(newestEntry(changelog)).toBe(pkg.version);
+  });
+});
+
 describe('npm run version', () => {
-  it('writes the CHANGELOG, bumps package.json and keeps src/version.ts in step', async () => {
+  it('makes the next changeset a new version above the current one, and keeps src/version.ts in step', async () => {
     const copy = await mkdtemp(join(tmpdir(), 'agentchat-release-'));
     scratch.push(copy);
     for (const path of [
@@ -88,25 +69,36 @@ describe('npm run version', () => {
       await cp(join(repo, path), join(copy, path), { recursive: true });
     }
     await symlink(join(repo, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    // The next change after the current version: a fix.
+    const summary = 'Fix the next thing users would notice, for the release test.';
+    await writeFile(
+      join(copy, '.changeset', 'next-fix.md'),
+      `---\n"agentchat": patch\n---\n\n${summary}\n`,
+    );
     const before = JSON.parse(await readFile(join(copy, 'package.json'), 'utf8')).version as string;
+    const changelogBefore = await readFile(join(copy, 'CHANGELOG.md'), 'utf8');
     const changesets = await pendingChangesets(copy);
-    // Changesets picks the largest bump among the pending ones.
-    const largest = BUMPS.filter((bump) => changesets.some((c) => c.bump === bump)).at(-1);
+    const largest = largestBump(changesets);
+    if (!largest) throw new Error('The copy has no changeset to release.');
 
     const { code, output } = await run('npm', ['run', 'version'], copy);
 
     expect(code, output).toBe(0);
     const after = JSON.parse(await readFile(join(copy, 'package.json'), 'utf8')).version as string;
-    const expected = largest ? bumped(before, largest) : before;
+    const expected = bumped(before, largest);
     expect(after).toBe(expected);
     expect(await readFile(join(copy, 'src/version.ts'), 'utf8')).toContain(
       `export const VERSION = '${expected}';`,
     );
     const changelog = await readFile(join(copy, 'CHANGELOG.md'), 'utf8');
-    if (largest) expect(changelog).toContain(`## ${expected}`);
+    expect(newestEntry(changelog)).toBe(expected);
     for (const changeset of changesets) {
       expect(changelog).toContain(changeset.summary.split('\n')[0]);
     }
+    // The released entries stay as they were, below the new one.
+    const released = changelogBefore.slice(changelogBefore.indexOf(`## ${before}`));
+    expect(changelog.endsWith(released)).toBe(true);
+    expect(changelog.indexOf(`## ${expected}`)).toBeLessThan(changelog.indexOf(`## ${before}`));
     // The changesets are used up; the config stays.
     expect(await readdir(join(copy, '.changeset'))).toEqual(['config.json']);
   });

@@ -1,71 +1,68 @@
 /**
- * What `npm publish` would ship: the file list of `npm pack --dry-run --json`, for a fresh build
- * made the way `npm run build` makes it (into a scratch copy, so concurrent runs cannot clash
- * over dist/). Only the builds, their types and maps, and the package's own documents ship:
- * no tests, no sources, no examples, no secrets.
+ * What `npm publish` ships: the tarball `npm pack` makes from a fresh build (made the way
+ * `npm run build` makes it, in a scratch copy so concurrent runs cannot clash over dist/),
+ * extracted and read as a user reads `node_modules/agentchat`. Only the builds, their types and
+ * maps, and the package's own documents and guides ship: no tests, no sources, no examples, no
+ * secrets. Every relative link in the shipped Markdown, and every guide an error message names,
+ * resolves inside the package.
  */
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brokenRelativeLinks } from '../support/markdown-links.js';
+import { type PackResult, packPackage } from '../support/pack.js';
 import { runProcess } from '../support/run-process.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
 
-interface PackedFile {
-  path: string;
-  size: number;
-}
-interface PackResult {
-  name: string;
-  version: string;
-  size: number;
-  unpackedSize: number;
-  files: PackedFile[];
-}
-
-async function run(command: string, args: string[], cwd: string): Promise<string> {
-  const { code, stdout, stderr } = await runProcess(command, args, { cwd });
-  if (code !== 0)
-    throw new Error(`${command} ${args.join(' ')} exited ${code}:\n${stdout}\n${stderr}`);
-  return stdout;
-}
-
+let scratch: string;
+/** The staged package the tarball was packed from; its source maps point back into the repo. */
 let copy: string;
+/** The extracted tarball: what `node_modules/agentchat` holds after an install. */
+let installed: string;
 let packed: PackResult;
 let paths: string[];
 
 beforeAll(async () => {
-  copy = await mkdtemp(join(tmpdir(), 'agentchat-pack-'));
-  // The build of `npm run build` (tsup with tsup.config.ts), written into the copy.
-  await run('tsup', ['--out-dir', join(copy, 'dist'), '--silent'], repo);
-  for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
-    await cp(join(repo, file), join(copy, file));
-  }
-  const output = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], copy);
-  const [result] = JSON.parse(output) as PackResult[];
-  if (!result) throw new Error(`npm pack reported nothing:\n${output}`);
-  packed = result;
+  scratch = await mkdtemp(join(tmpdir(), 'agentchat-pack-'));
+  copy = join(scratch, 'copy');
+  packed = await packPackage(copy, scratch);
+  installed = join(scratch, 'installed');
+  await mkdir(installed);
+  // npm tarballs hold everything under package/.
+  const untar = await runProcess('tar', [
+    '-xzf',
+    packed.filename,
+    '-C',
+    installed,
+    '--strip-components=1',
+  ]);
+  if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
   paths = packed.files.map((file) => file.path).sort();
 }, 240_000);
 
 afterAll(async () => {
-  if (copy) await rm(copy, { recursive: true, force: true });
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-/** What may ship: the package's documents, and the builds with their types and maps. */
+/** What may ship: the package's documents, its guides, and the builds with their types and maps. */
 const ALLOWED = [
   /^package\.json$/,
   /^README\.md$/,
   /^CHANGELOG\.md$/,
   /^LICENSE$/,
-  /^dist\/(testing\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
-  /^dist\/(testing\/)?index\.(js|cjs)\.map$/,
+  // The guides, not the generated reference site (docs/reference/).
+  /^docs\/[\w-]+\.md$/,
+  /^dist\/((testing|mcp)\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/((testing|mcp)\/)?index\.(js|cjs)\.map$/,
+  // The bins: the mock over HTTP, and the MCP server on stdio.
+  /^dist\/bin\/agentchat-(mock|mcp)\.js(\.map)?$/,
   // Code shared by the two entry points, split out by the ESM build.
   /^dist\/chunk-[\w-]+\.(js|cjs)(\.map)?$/,
 ];
 
-describe('npm pack --dry-run', () => {
+describe('npm pack', () => {
   it('packs agentchat at the version of package.json', async () => {
     const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8'));
     expect(packed.name).toBe('agentchat');
@@ -81,6 +78,40 @@ describe('npm pack --dry-run', () => {
     expect(paths).toEqual(
       expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']),
     );
+  });
+
+  it('ships every guide of docs/, the guides index included', async () => {
+    const guides = (await readdir(join(repo, 'docs'))).filter((file) => file.endsWith('.md'));
+    expect(guides).toContain('README.md');
+    expect(paths.filter((path) => path.startsWith('docs/'))).toEqual(
+      guides.map((file) => `docs/${file}`).sort(),
+    );
+  });
+
+  it('has no dead relative link in the shipped Markdown', async () => {
+    const markdown = paths.filter((path) => path.endsWith('.md'));
+    expect(markdown.length).toBeGreaterThan(10);
+    expect(await brokenRelativeLinks(installed, markdown)).toEqual([]);
+  });
+
+  it('ships every guide an error message points to', async () => {
+    const code = paths.filter((path) => /\.(c?js)$/.test(path));
+    const pointers = new Set<string>();
+    for (const file of code) {
+      const text = await readFile(join(installed, file), 'utf8');
+      for (const [pointer] of text.matchAll(/\bdocs\/[\w-]+\.md\b/g)) pointers.add(pointer);
+    }
+    // The browser guard names docs/browsers.md; a pointer that does not ship would be dead.
+    expect([...pointers]).toContain('docs/browsers.md');
+    expect([...pointers].filter((pointer) => !paths.includes(pointer))).toEqual([]);
+  });
+
+  it('names the repository, its home page and where to report bugs', async () => {
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
+    const repository = 'https://github.com/agentchat/agentchat-js';
+    expect(manifest.repository).toEqual({ type: 'git', url: `git+${repository}.git` });
+    expect(manifest.homepage).toBe(`${repository}#readme`);
+    expect(manifest.bugs).toEqual({ url: `${repository}/issues` });
   });
 
   it('ships nothing else: no tests, sources, examples, scripts or secrets', () => {
@@ -120,11 +151,12 @@ describe('npm pack --dry-run', () => {
     }
   });
 
-  it('stays small: under 1.2 MB unpacked, 300 KB packed', () => {
-    // Measured at about 940 KB unpacked and 240 KB packed, most of it source maps with their
-    // sources inlined, and ky bundled into the CJS build. A jump means something shipped by
+  it('stays small: under 1.7 MB unpacked, 450 KB packed', () => {
+    // Measured at about 1.4 MB unpacked and 380 KB packed: source maps with their sources inlined
+    // (two thirds of it; the CJS build's carries ky, which it bundles), the builds of the client,
+    // the mock and its bin, and the guides (about 130 KB). A jump means something shipped by
     // mistake.
-    expect(packed.unpackedSize).toBeLessThan(1200 * 1024);
-    expect(packed.size).toBeLessThan(300 * 1024);
+    expect(packed.unpackedSize).toBeLessThan(1700 * 1024);
+    expect(packed.size).toBeLessThan(450 * 1024);
   });
 });
