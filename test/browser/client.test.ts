@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentChatError, Client, NotFoundError, RequestValidationError } from '../../src/index.js';
+import {
+  AgentChatError,
+  Client,
+  clientCredentials,
+  NotFoundError,
+  RequestValidationError,
+} from '../../src/index.js';
 import { useWorkerMock } from './use-worker.js';
 
 const apiKey = 'sk_test_browser_client';
@@ -25,6 +31,17 @@ describe('Client in a browser', () => {
     expect(
       () => new Client({ apiKey, baseUrl: service.baseUrl, dangerouslyAllowBrowser: false }),
     ).toThrow(AgentChatError);
+    expect(service.requests).toEqual([]);
+  });
+
+  it('refuses OAuth client credentials the same way: a client secret in a page is public', async () => {
+    const apiKey = clientCredentials({
+      tokenUrl: `${service.baseUrl}/oauth/token`,
+      clientId: 'web',
+      clientSecret: 'web-secret',
+    });
+    const construct = () => new Client({ apiKey, baseUrl: service.baseUrl });
+    expect(construct).toThrow(/dangerouslyAllowBrowser/);
     expect(service.requests).toEqual([]);
   });
 
