@@ -59,11 +59,26 @@ const ALLOWED = [
   /^README\.md$/,
   /^CHANGELOG\.md$/,
   /^LICENSE$/,
-  /^dist\/(testing\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
-  /^dist\/(testing\/)?index\.(js|cjs)\.map$/,
-  // Code shared by the two entry points, split out by the ESM build.
-  /^dist\/chunk-[\w-]+\.(js|cjs)(\.map)?$/,
+  /^dist\/(testing\/|mcp\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/(testing\/|mcp\/)?index\.(js|cjs)\.map$/,
+  // The `agentchat-mcp` bin, ESM only.
+  /^dist\/mcp\/bin\.js(\.map)?$/,
+  // Code and declarations the entry points share, split out by the ESM and declaration builds
+  // (`chunk-<hash>.js`, `server-<hash>.js` that the bin loads on demand, `client-<hash>.d.ts`).
+  /^dist\/[a-z]+-[\w-]+\.(js|d\.ts|d\.cts)(\.map)?$/,
 ];
+
+/**
+ * A declaration file with the declaration chunks it re-exports from (`./client-<hash>.js`), which
+ * the declaration build splits out of the entry points that share them.
+ */
+async function declarationsOf(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8');
+  const chunks = [...text.matchAll(/from '\.\/([\w-]+)\.c?js'/g)].map(([, name]) =>
+    readFile(join(dirname(file), `${name}${file.endsWith('.d.cts') ? '.d.cts' : '.d.ts'}`), 'utf8'),
+  );
+  return [text, ...(await Promise.all(chunks))].join('\n');
+}
 
 describe('npm pack --dry-run', () => {
   it('packs agentchat at the version of package.json', async () => {
@@ -72,8 +87,8 @@ describe('npm pack --dry-run', () => {
     expect(packed.version).toBe(pkg.version);
   });
 
-  it('ships both entry points in ESM and CJS, each with types and a source map', () => {
-    for (const entry of ['dist/index', 'dist/testing/index']) {
+  it('ships every entry point in ESM and CJS, each with types and a source map', () => {
+    for (const entry of ['dist/index', 'dist/testing/index', 'dist/mcp/index']) {
       for (const suffix of ['.js', '.js.map', '.d.ts', '.cjs', '.cjs.map', '.d.cts']) {
         expect(paths).toContain(entry + suffix);
       }
@@ -113,7 +128,7 @@ describe('npm pack --dry-run', () => {
 
   it('publishes only the public surface in the client types: no transport, no zod', async () => {
     for (const file of ['index.d.ts', 'index.d.cts']) {
-      const types = await readFile(join(copy, 'dist', file), 'utf8');
+      const types = await declarationsOf(join(copy, 'dist', file));
       expect(types).toContain('declare class Client');
       expect(types).not.toMatch(/from ['"]zod/);
       expect(types).not.toContain('class Transport');
