@@ -1,10 +1,37 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 
 const entry = { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' };
 
+/**
+ * agentchat/mcp's code is built apart from the entries above: built with them, the code they
+ * share moves into a common chunk, and that alone renames identifiers in a minified browser app
+ * that never imports agentchat/mcp. Its declarations are built with theirs, so that it names the
+ * very `Client` type of agentchat rather than a copy a user's client would not match.
+ */
+const mcpEntry = { 'mcp/index': 'src/mcp/index.ts' };
+
+const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
+
+/**
+ * agentchat/mcp uses the client through its public entry (`../index.js` in src/mcp/). In the
+ * build that import goes to the package by its own name, which Node resolves to the build the
+ * caller loaded: the server calls the user's copy of the client instead of shipping another.
+ */
+const clientByPackageName: Plugin = {
+  name: 'client-by-package-name',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ resolveDir }) =>
+      resolveDir === mcpSources ? { path: 'agentchat', external: true } : undefined,
+    );
+  },
+};
+
 // Leave `@internal` declarations (the transport the resource classes are built with) out of the
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
-const dts = { compilerOptions: { stripInternal: true } };
+const dts = { compilerOptions: { stripInternal: true }, entry: { ...entry, ...mcpEntry } };
 
 export default defineConfig([
   {
@@ -36,6 +63,26 @@ export default defineConfig([
     format: ['esm'],
     target: 'es2022',
     platform: 'node',
+    sourcemap: true,
+    treeshake: true,
+  },
+  {
+    // agentchat/mcp in ESM, with the `agentchat-mcp` bin (ESM only, no types). Optional peers
+    // stay external: the bin loads @modelcontextprotocol/server only once it has checked for it.
+    entry: { ...mcpEntry, 'mcp/bin': 'src/mcp/bin.ts' },
+    format: ['esm'],
+    target: 'es2022',
+    platform: 'node',
+    esbuildPlugins: [clientByPackageName],
+    sourcemap: true,
+    treeshake: true,
+  },
+  {
+    entry: mcpEntry,
+    format: ['cjs'],
+    target: 'es2022',
+    platform: 'node',
+    esbuildPlugins: [clientByPackageName],
     sourcemap: true,
     treeshake: true,
   },

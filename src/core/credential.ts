@@ -24,7 +24,7 @@ import { headerValue } from './options.js';
  */
 export interface ApiKeyContext {
   /** The token the service answered 401 to, on the replay that follows; otherwise absent. */
-  readonly rejected?: string | undefined;
+  readonly rejected?: string;
 }
 
 /**

@@ -40,12 +40,12 @@ describe('the TypeDoc reference', () => {
     expect(index).toContain('agentchat');
   });
 
-  it('documents both entry points', () => {
+  it('documents every entry point', () => {
     const names = requireProject().children?.map((module) => module.name);
-    expect(names).toEqual(['agentchat', 'agentchat/testing']);
+    expect(names).toEqual(['agentchat', 'agentchat/mcp', 'agentchat/testing']);
   });
 
-  it('has a page for the client, its resources, every error and the mock service', () => {
+  it('has a page for the client, its resources, every error, the mock service and the MCP server', () => {
     const exported = allExports(requireProject()).map((reflection) => reflection.name);
     for (const name of [
       'Client',
@@ -58,6 +58,8 @@ describe('the TypeDoc reference', () => {
       'createMockService',
       'startMockServer',
       'Fault',
+      'createMcpServer',
+      'McpServerOptions',
     ]) {
       expect(exported).toContain(name);
     }

@@ -18,9 +18,9 @@ beforeAll(async () => {
 beforeEach(() => server.service.reset());
 afterAll(() => server?.close());
 
-/** Runs an example in its own process, as `npx tsx <file>` would. */
-function runExample(file: string) {
-  return runProcess(process.execPath, [tsxCli, file], {
+/** Runs an example in its own process, as `npx tsx <file> [...args]` would. */
+function runExample(file: string, args: readonly string[] = []) {
+  return runProcess(process.execPath, [tsxCli, file, ...args], {
     env: {
       ...process.env,
       AGENTCHAT_API_KEY: API_KEY,
@@ -94,5 +94,40 @@ describe('examples', { timeout: 30_000 }, () => {
     expect(server.service.projects()).toHaveLength(1);
     // The cancelled call was aborted before it was sent: two chats reached the service.
     expect(server.service.requests.filter((r) => r.path.endsWith('/chat'))).toHaveLength(2);
+  });
+
+  it('mcp-agent drives agentchat-mcp over stdio: tools, results and tool errors', async () => {
+    // The server from source, started as `npx tsx src/mcp/bin.ts` would start it.
+    const mcpServer = [process.execPath, tsxCli, 'src/mcp/bin.ts'];
+    const { code, stdout, stderr } = await runExample('examples/mcp-agent.ts', mcpServer);
+
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'tool create_project (changes state): Creates a new project in the Project and Agent Chat service, bound to one AI agent.',
+      'tool get_project (read-only): Reads one project by its id.',
+      "tool send_message (changes state): Sends a text message to the AI agent of a project and returns the agent's answer: message (the reply text) and suggestions (follow-up prompts the agent proposes).",
+    ]);
+    const [project] = server.service.projects();
+    expect(project).toMatchObject({ name: 'Onboarding assistant', metadata: { team: 'support' } });
+    expect(lines[3]).toBe(
+      `create_project: Created project ${project?.id} named "Onboarding assistant" (status active, created ${project?.createdAt}).`,
+    );
+    expect(lines[4]).toMatch(/^send_message: .*agent_onboarding.* Suggested follow-ups: - /);
+    expect(lines[5]).toMatch(/^send_message: /);
+    expect(lines[6]).toMatch(
+      /^get_project \(tool error\): NotFoundError: GET \/v1\/projects\/proj_does_not_exist failed with status 404: .*\(request id req_\w+\)$/,
+    );
+    expect(lines[7]).toMatch(
+      /^send_message \(tool error\): Input validation error: Invalid arguments for tool send_message: message: /,
+    );
+    // The refused call never reached the service.
+    expect(server.service.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
+      'POST 201',
+      'POST 200',
+      'POST 200',
+      'GET 404',
+    ]);
   });
 });

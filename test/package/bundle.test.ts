@@ -1,6 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, cp, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
+import { build, type Options } from 'tsup';
 import { describe, expect, it } from 'vitest';
+import tsupConfig from '../../tsup.config.js';
 import { bundleForBrowser as bundle, consumerPath } from './helpers.js';
 
 /**
@@ -69,6 +73,40 @@ describe('the browser bundle', () => {
     expect(contributingInputs(ignoringSideEffects.metafile).join('\n')).toMatch(/msw/);
   });
 
+  it('leaves agentchat/mcp and the MCP SDK out of an app that imports but never uses them', async () => {
+    const app = await bundle('mcp-unused-app.mjs');
+    // The import was resolved, so leaving it out is tree-shaking, not a missing file.
+    expect(Object.keys(app.metafile.inputs)).toContain('node_modules/agentchat/dist/mcp/index.js');
+    expect(
+      contributingInputs(app.metafile).filter((path) => /\/mcp\/|@modelcontextprotocol/.test(path)),
+    ).toEqual([]);
+
+    // Control: a bundler that ignored `sideEffects` would keep them, so the check above can fail.
+    const ignoringSideEffects = await bundle('mcp-unused-app.mjs', { ignoreAnnotations: true });
+    expect(contributingInputs(ignoringSideEffects.metafile).join('\n')).toMatch(
+      /@modelcontextprotocol\/server/,
+    );
+  });
+
+  it('is byte for byte the bundle a build without agentchat/mcp gives', async () => {
+    const withoutMcp = await installBuildWithoutMcp();
+    for (const app of CLIENT_APPS) {
+      const [shipped, control] = await Promise.all([
+        bundle(app),
+        bundle(app, { absWorkingDir: withoutMcp, entryPoints: [join(withoutMcp, app)] }),
+      ]);
+      // The control really is a build without the MCP entry, bundled from its own folder.
+      expect(Object.keys(control.metafile.inputs).join('\n')).not.toContain(
+        'node_modules/agentchat/dist/mcp',
+      );
+      expect({ app, bytes: shipped.code.length, sha256: sha256(shipped.code) }).toEqual({
+        app,
+        bytes: control.code.length,
+        sha256: sha256(control.code),
+      });
+    }
+  });
+
   it('adds nothing to an app that imports the client but never calls it', async () => {
     const app = await bundle('unused-import-app.mjs');
     expect(
@@ -76,3 +114,57 @@ describe('the browser bundle', () => {
     ).toEqual([]);
   });
 });
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The apps whose bundles must not change by a byte when the package gains an entry point. */
+const CLIENT_APPS = ['size-app.mjs', 'unused-import-app.mjs', 'tree-shaking-app.mjs'];
+
+/**
+ * Builds the package with this repo's tsup configuration minus the MCP entries (the package as it
+ * was before it had them) and lays it out in a folder of its own exactly as the consumer has the
+ * shipped one: the installed manifest, copies of the runtime dependencies in node_modules, and the
+ * apps at the top. Equal layouts matter: esbuild's minified names depend on the files' paths.
+ * Returns the folder to bundle from.
+ */
+async function installBuildWithoutMcp(): Promise<string> {
+  const folder = consumerPath('without-mcp');
+  const modules = join(folder, 'node_modules');
+  const manifest = JSON.parse(
+    await readFile(consumerPath('node_modules/agentchat/package.json'), 'utf8'),
+  ) as { dependencies?: Record<string, string> };
+  await mkdir(join(modules, 'agentchat'), { recursive: true });
+  await copyFile(
+    consumerPath('node_modules/agentchat/package.json'),
+    join(modules, 'agentchat/package.json'),
+  );
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+    await cp(consumerPath('node_modules', dependency), join(modules, dependency), {
+      recursive: true,
+    });
+  }
+  const configs = (Array.isArray(tsupConfig) ? tsupConfig : [tsupConfig]) as Options[];
+  for (const options of configs) {
+    const entry = Object.fromEntries(
+      Object.entries(options.entry as Record<string, string>).filter(
+        ([name]) => !name.startsWith('mcp/'),
+      ),
+    );
+    if (Object.keys(entry).length === 0) continue;
+    // JavaScript only: the browser bundle does not read declarations or source maps.
+    await build({
+      ...options,
+      entry,
+      outDir: join(modules, 'agentchat/dist'),
+      dts: false,
+      sourcemap: false,
+      clean: false,
+      silent: true,
+      config: false,
+    });
+  }
+  for (const app of CLIENT_APPS) await copyFile(consumerPath(app), join(folder, app));
+  return folder;
+}

@@ -41,7 +41,7 @@ async function buildAndPack(scratch: string): Promise<string> {
   return (await packPackage(join(scratch, 'package'), scratch)).filename;
 }
 
-/** A project outside the repo with the test fixtures, installing the tarball and msw. */
+/** A project outside the repo with the test fixtures, installing the tarball and the peers. */
 async function createConsumer(scratch: string, tarball: string): Promise<string> {
   const consumerDir = join(scratch, 'consumer');
   await cp(join(import.meta.dirname, 'consumer'), consumerDir, { recursive: true });
@@ -49,8 +49,9 @@ async function createConsumer(scratch: string, tarball: string): Promise<string>
     join(consumerDir, 'package.json'),
     `${JSON.stringify({ name: 'agentchat-consumer', private: true }, null, 2)}\n`,
   );
-  // msw is the optional peer `agentchat/testing` needs, and @types/node what a TypeScript server
-  // project has: the versions the repo itself uses.
+  // msw and @modelcontextprotocol/server are the optional peers `agentchat/testing` and
+  // `agentchat/mcp` need, @modelcontextprotocol/client what drives the MCP server, and @types/node
+  // what a TypeScript server project has: the versions the repo itself uses.
   const versionOf = async (name: string) =>
     (
       JSON.parse(await readFile(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
@@ -63,6 +64,8 @@ async function createConsumer(scratch: string, tarball: string): Promise<string>
       'install',
       tarball,
       `msw@${await versionOf('msw')}`,
+      `@modelcontextprotocol/server@${await versionOf('@modelcontextprotocol/server')}`,
+      `@modelcontextprotocol/client@${await versionOf('@modelcontextprotocol/client')}`,
       `@types/node@${await versionOf('@types/node')}`,
       '--prefer-offline',
       '--no-audit',

@@ -30,6 +30,12 @@ const projects = {
   },
   'client, DOM lib': { lib: ['es2022', 'dom'], types: [], files: ['usage.ts'] },
   'client, Node types without DOM lib': { lib: ['es2022'], types: ['node'], files: ['usage.ts'] },
+  // A user's Client must be the very type agentchat/mcp asks for, in ESM and CJS projects alike.
+  'client and MCP server, Node types': {
+    lib: ['es2022'],
+    types: ['node'],
+    files: ['usage.ts', 'usage-mcp.ts'],
+  },
 } as const;
 
 const typescript = {
@@ -113,6 +119,19 @@ const checks = [
     libCheck: false,
   },
   { compiler: olderTypescript, setting: 'node10', project: 'client, DOM lib', libCheck: false },
+  // The MCP SDK's own declarations are its authors' to check: only ours and the user's code are.
+  ...(['nodenext, ESM', 'nodenext, CJS', 'bundler', 'node10'] as const).map((setting) => ({
+    compiler: typescript,
+    setting,
+    project: 'client and MCP server, Node types' as const,
+    libCheck: false,
+  })),
+  ...(['nodenext, ESM', 'nodenext, CJS'] as const).map((setting) => ({
+    compiler: olderTypescript,
+    setting,
+    project: 'client and MCP server, Node types' as const,
+    libCheck: false,
+  })),
 ] as const;
 
 describe('a TypeScript project using the installed package', () => {

@@ -54,13 +54,27 @@ const ALLOWED = [
   /^LICENSE$/,
   // The guides, not the generated reference site (docs/reference/).
   /^docs\/[\w-]+\.md$/,
-  /^dist\/((testing|mcp)\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
-  /^dist\/((testing|mcp)\/)?index\.(js|cjs)\.map$/,
-  // The bins: the mock over HTTP, and the MCP server on stdio.
-  /^dist\/bin\/agentchat-(mock|mcp)\.js(\.map)?$/,
-  // Code shared by the two entry points, split out by the ESM build.
-  /^dist\/chunk-[\w-]+\.(js|cjs)(\.map)?$/,
+  /^dist\/(testing\/|mcp\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/(testing\/|mcp\/)?index\.(js|cjs)\.map$/,
+  // The bins: `agentchat-mcp` (the MCP server on stdio) and `agentchat-mock` (the mock over HTTP).
+  /^dist\/mcp\/bin\.js(\.map)?$/,
+  /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
+  // Code and declarations the entry points share, split out by the ESM and declaration builds
+  // (`chunk-<hash>.js`, `server-<hash>.js` that the bin loads on demand, `client-<hash>.d.ts`).
+  /^dist\/[a-z]+-[\w-]+\.(js|d\.ts|d\.cts)(\.map)?$/,
 ];
+
+/**
+ * A declaration file with the declaration chunks it re-exports from (`./client-<hash>.js`), which
+ * the declaration build splits out of the entry points that share them.
+ */
+async function declarationsOf(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8');
+  const chunks = [...text.matchAll(/from '\.\/([\w-]+)\.c?js'/g)].map(([, name]) =>
+    readFile(join(dirname(file), `${name}${file.endsWith('.d.cts') ? '.d.cts' : '.d.ts'}`), 'utf8'),
+  );
+  return [text, ...(await Promise.all(chunks))].join('\n');
+}
 
 describe('npm pack', () => {
   it('packs agentchat at the version of package.json', async () => {
@@ -69,8 +83,8 @@ describe('npm pack', () => {
     expect(packed.version).toBe(pkg.version);
   });
 
-  it('ships both entry points in ESM and CJS, each with types and a source map', () => {
-    for (const entry of ['dist/index', 'dist/testing/index']) {
+  it('ships every entry point in ESM and CJS, each with types and a source map', () => {
+    for (const entry of ['dist/index', 'dist/testing/index', 'dist/mcp/index']) {
       for (const suffix of ['.js', '.js.map', '.d.ts', '.cjs', '.cjs.map', '.d.cts']) {
         expect(paths).toContain(entry + suffix);
       }
@@ -144,7 +158,7 @@ describe('npm pack', () => {
 
   it('publishes only the public surface in the client types: no transport, no zod', async () => {
     for (const file of ['index.d.ts', 'index.d.cts']) {
-      const types = await readFile(join(copy, 'dist', file), 'utf8');
+      const types = await declarationsOf(join(copy, 'dist', file));
       expect(types).toContain('declare class Client');
       expect(types).not.toMatch(/from ['"]zod/);
       expect(types).not.toContain('class Transport');

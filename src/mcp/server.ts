@@ -1,0 +1,106 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { AgentChatError, type Client, VERSION } from '../index.js';
+import { toolError, toolSuccess } from './tool-result.js';
+import { type AgentChatTool, createProject, getProject, sendMessage } from './tools.js';
+
+/**
+ * Options of {@link createMcpServer}.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'agentchat';
+ * import { createMcpServer, type McpServerOptions } from 'agentchat/mcp';
+ *
+ * const options: McpServerOptions = { client: new Client({ maxRetries: 4 }) };
+ * const server = createMcpServer(options);
+ * ```
+ */
+export interface McpServerOptions {
+  /**
+   * The client every tool calls. Its key, base URL, retries, timeouts and logger apply to the
+   * tools' requests.
+   *
+   * @default none: required
+   */
+  client: Client;
+}
+
+/** Read by the model when it connects: what the tools are for and how they fit together. */
+const INSTRUCTIONS =
+  'Tools for the Project and Agent Chat service, where each project is bound to one AI agent. ' +
+  'create_project makes a project and returns its id (proj_<id>); get_project reads a project ' +
+  "by id; send_message sends a message to a project's agent and returns its reply. A failed " +
+  'call comes back as a tool error whose text says what went wrong and gives a request id for ' +
+  'support.';
+
+/**
+ * Creates an MCP server whose tools are the service's three operations, called through `client`:
+ * `create_project` (`{ name, agentId, metadata? }`), `get_project` (`{ id }`) and `send_message`
+ * (`{ projectId, message }`). Arguments are checked by the client's own schemas before anything is
+ * sent; each result is the client's typed value as `structuredContent`, with a short text; a
+ * failed call is a tool error (`isError: true`) whose text is the error's message, request id
+ * included. Connect it to any transport of `@modelcontextprotocol/server`, or run the
+ * `agentchat-mcp` bin, which serves it on stdio.
+ *
+ * Needs the optional peer dependency `@modelcontextprotocol/server` (2.x).
+ *
+ * @throws {@link agentchat!AgentChatError} when `client` is not a {@link agentchat!Client}.
+ * @example
+ * ```ts
+ * import { Client } from 'agentchat';
+ * import { createMcpServer } from 'agentchat/mcp';
+ * import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+ *
+ * const server = createMcpServer({ client: new Client() });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const client = options?.client;
+  if (!isClientLike(client)) {
+    throw new AgentChatError(
+      'createMcpServer needs { client }: a Client from agentchat, such as new Client().',
+    );
+  }
+  const server = new McpServer(
+    { name: 'agentchat', title: 'Project and Agent Chat', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  registerTool(server, client, createProject);
+  registerTool(server, client, getProject);
+  registerTool(server, client, sendMessage);
+  return server;
+}
+
+function registerTool<Input, Output extends object>(
+  server: McpServer,
+  client: Client,
+  tool: AgentChatTool<Input, Output>,
+): void {
+  const { name, title, description, annotations, inputSchema, outputSchema } = tool;
+  server.registerTool(
+    name,
+    { title, description, annotations, inputSchema, outputSchema },
+    async (input, context) => {
+      try {
+        const output = await tool.call(client, input, context.mcpReq.signal);
+        return toolSuccess(output, tool.summarize(output));
+      } catch (error) {
+        return toolError(error);
+      }
+    },
+  );
+}
+
+/**
+ * Checks the operations the tools call rather than `instanceof Client`, so that a client from
+ * another copy of the package (its ESM and CJS builds) works too.
+ */
+function isClientLike(value: unknown): value is Client {
+  const candidate = value as Partial<Client> | null | undefined;
+  return (
+    typeof candidate?.projects?.create === 'function' &&
+    typeof candidate.projects.get === 'function' &&
+    typeof candidate.chat?.send === 'function'
+  );
+}

@@ -1,0 +1,47 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import * as z from 'zod/mini';
+
+/**
+ * What the JSON Schema of one property should add to what zod derives: a description for the
+ * model, and a `type` where zod has none to give (the metadata object, checked by a custom check
+ * on the way in and produced by a transform on the way out).
+ */
+export interface PropertyDoc {
+  description: string;
+  type?: 'object';
+}
+
+/**
+ * Turns one of the SDK's zod/mini schemas into the schema an MCP tool declares. Arguments and
+ * results are checked by the SDK's own schema (the very `validate` the client runs), so the tools
+ * accept exactly what the client accepts. zod/mini leaves JSON Schema conversion out of its
+ * schemas to stay small, so it is added here, with a description on each property.
+ */
+export function toolSchema<Schema extends z.ZodMiniType>(
+  schema: Schema,
+  properties: Readonly<Record<string, PropertyDoc>>,
+): StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>> {
+  const toJsonSchema =
+    (io: 'input' | 'output') =>
+    ({ target }: { target: string }): Record<string, unknown> => {
+      const json = z.toJSONSchema(schema, {
+        // The Standard JSON Schema targets ('draft-2020-12', 'draft-07', 'openapi-3.0') are zod's.
+        target: target as 'draft-2020-12',
+        io,
+        // A custom check or a transform has no JSON Schema; `properties` gives those their shape.
+        unrepresentable: 'any',
+      }) as Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
+      for (const [name, doc] of Object.entries(properties)) {
+        const property = json.properties?.[name];
+        if (!property) throw new Error(`toolSchema: the schema has no property "${name}".`);
+        Object.assign(property, doc);
+      }
+      return json;
+    };
+  return {
+    '~standard': {
+      ...schema['~standard'],
+      jsonSchema: { input: toJsonSchema('input'), output: toJsonSchema('output') },
+    },
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * The agentchat-mcp bin as an MCP host runs it: a child process spoken to over stdio by the
+ * official MCP client, configured by its environment, calling the mock service on 127.0.0.1.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Client as McpClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { runProcess } from '../support/run-process.js';
+import {
+  badArguments,
+  callTool,
+  connectRecorded,
+  type RecordingTransport,
+  textOf,
+} from './support.js';
+
+const API_KEY = 'sk_mcp_stdio_0b7e4d21';
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+/** The bin from source, as `npx tsx src/mcp/bin.ts` would run it. */
+const bin = [createRequire(import.meta.url).resolve('tsx/cli'), 'src/mcp/bin.ts'];
+
+let server: MockServer;
+beforeAll(async () => {
+  server = await startMockServer({ apiKeys: [API_KEY] });
+});
+afterAll(() => server?.close());
+
+describe('agentchat-mcp over stdio', { timeout: 30_000 }, () => {
+  let mcp: McpClient;
+  let transport: RecordingTransport;
+  let stderr = '';
+
+  beforeAll(async () => {
+    const stdio = new StdioClientTransport({
+      command: process.execPath,
+      args: bin,
+      cwd: repo,
+      env: {
+        AGENTCHAT_API_KEY: API_KEY,
+        AGENTCHAT_BASE_URL: server.baseUrl,
+        // Every attempt logged: the lines must go to stderr, never to the protocol's stdout.
+        AGENTCHAT_LOG: 'debug',
+      },
+      stderr: 'pipe',
+    });
+    stdio.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    ({ mcp, transport } = await connectRecorded(stdio));
+  }, 30_000);
+  afterAll(() => mcp?.close());
+  beforeEach(() => server.service.reset());
+
+  it('lists the three tools', async () => {
+    const { tools } = await mcp.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'create_project',
+      'get_project',
+      'send_message',
+    ]);
+  });
+
+  it('creates a project, reads it back and chats with its agent', async () => {
+    const created = await callTool(mcp, 'create_project', {
+      name: 'Over stdio',
+      agentId: 'agent_stdio',
+      metadata: { channel: 'mcp' },
+    });
+    expect(created.isError).toBeFalsy();
+    const { id } = created.structuredContent as { id: string };
+    expect(id).toMatch(/^proj_/);
+
+    const read = await callTool(mcp, 'get_project', { id });
+    expect(read.structuredContent).toMatchObject({
+      id,
+      name: 'Over stdio',
+      agentId: 'agent_stdio',
+      status: 'active',
+      metadata: { channel: 'mcp' },
+    });
+
+    const reply = await callTool(mcp, 'send_message', { projectId: id, message: 'Hello' });
+    expect(reply.structuredContent).toMatchObject({
+      message: expect.stringMatching(/agent_stdio/),
+    });
+    expect(textOf(reply)).toContain('Suggested follow-ups:');
+
+    expect(server.service.requests.map((request) => `${request.method} ${request.status}`)).toEqual(
+      ['POST 201', 'GET 200', 'POST 200'],
+    );
+  });
+
+  it('answers an unknown project with a tool error carrying the request id', async () => {
+    const result = await callTool(mcp, 'get_project', { id: 'proj_unknown' });
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^NotFoundError: GET \/v1\/projects\/proj_unknown failed with status 404: .* \(request id req_\w+\)$/,
+    );
+  });
+
+  it('refuses bad arguments before any request reaches the service', async () => {
+    for (const [tool, args] of badArguments) {
+      const result = await callTool(mcp, tool, args);
+      expect(result.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(textOf(result)).toContain(`Invalid arguments for tool ${tool}`);
+    }
+    expect(server.service.requests).toEqual([]);
+  });
+
+  it('retries a 503 under the hood', async () => {
+    server.service.enqueue({ kind: 'status', status: 503, headers: { 'retry-after': '0' } });
+
+    const result = await callTool(mcp, 'create_project', { name: 'Retried', agentId: 'agent_1' });
+
+    expect(result.isError).toBeFalsy();
+    expect(server.service.requests.map((request) => request.status)).toEqual([503, 201]);
+    expect(server.service.projects()).toHaveLength(1);
+  });
+
+  it('logs to stderr only, and never shows the key in a message or a log line', async () => {
+    server.service.enqueue({
+      kind: 'status',
+      status: 400,
+      body: { error: { type: 'invalid_request', message: `Rejected key ${API_KEY}` } },
+    });
+    const echoed = await callTool(mcp, 'create_project', { name: 'Echo', agentId: 'agent_1' });
+    expect(textOf(echoed)).toContain('[redacted]');
+    await callTool(mcp, 'get_project', { id: 'proj_unknown' });
+
+    // Each attempt was logged, on stderr; stdout carried only protocol messages.
+    await expect.poll(() => stderr).toMatch(/agentchat: GET \/v1\/projects\/proj_unknown/);
+    expect(transport.errors).toEqual([]);
+    expect(
+      server.service.requests.every((r) => r.headers.authorization === `Bearer ${API_KEY}`),
+    ).toBe(true);
+    expect(transport.transcript()).not.toContain(API_KEY);
+    expect(stderr).not.toContain(API_KEY);
+  });
+});
+
+describe('agentchat-mcp', { timeout: 30_000 }, () => {
+  /** Runs the bin with only `env` (and PATH) set, its stdin closed at once. */
+  function runBin(env: Record<string, string>) {
+    return runProcess(process.execPath, bin, {
+      cwd: repo,
+      env: { PATH: process.env.PATH, ...env },
+    });
+  }
+
+  it('exits once its standard input closes, as the stdio transport expects', async () => {
+    const { code, stdout, stderr } = await runBin({
+      AGENTCHAT_API_KEY: API_KEY,
+      AGENTCHAT_BASE_URL: server.baseUrl,
+    });
+
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('explains a missing setting in one line and exits non-zero', async () => {
+    const { code, stdout, stderr } = await runBin({ AGENTCHAT_API_KEY: API_KEY });
+
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'agentchat-mcp: AGENTCHAT_BASE_URL is not set: set it to the service root before /v1, such as https://host/api.\n',
+    );
+  });
+
+  it("explains a setting the client refuses in one line, with the client's message", async () => {
+    const { code, stderr } = await runBin({
+      AGENTCHAT_API_KEY: API_KEY,
+      AGENTCHAT_BASE_URL: 'ftp://127.0.0.1/api',
+    });
+
+    expect(code).toBe(1);
+    // One line: the client's own message about the option, after the bin's name.
+    expect(stderr).toMatch(/^agentchat-mcp: [^\n]*baseUrl[^\n]*ftp:\/\/127\.0\.0\.1\/api[^\n]*\n$/);
+    expect(stderr).not.toContain(API_KEY);
+  });
+
+  it('answers a host that writes JSON-RPC by hand, and exits when the host hangs up', async () => {
+    const child = spawn(process.execPath, bin, {
+      cwd: repo,
+      env: {
+        PATH: process.env.PATH,
+        AGENTCHAT_API_KEY: API_KEY,
+        AGENTCHAT_BASE_URL: server.baseUrl,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw-host', version: '1.0.0' },
+      },
+    };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    const [firstLine] = (await once(child.stdout, 'data')) as [Buffer];
+    child.stdin.end();
+    const [code] = (await once(child, 'close')) as [number];
+
+    expect(JSON.parse(firstLine.toString().split('\n')[0] ?? '')).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: 'agentchat' } },
+    });
+    expect(code).toBe(0);
+  });
+});
