@@ -36,13 +36,11 @@ const headerSetter: TextMapSetter<Headers> = {
  * No request header is recorded: they hold the API key.
  *
  * @example
- * ```ts
  * import { trace } from '@opentelemetry/api';
  * import { Client } from 'agentchat';
  * import { tracing } from './opentelemetry-tracing.js';
  *
  * const client = new Client({ middleware: [tracing(trace.getTracer('my-app'))] });
- * ```
  */
 export function tracing(tracer: Tracer): Middleware {
   return async (request, next, { operation, attempt }) => {

@@ -2,6 +2,8 @@
  * The tracing middleware of examples/opentelemetry-tracing.ts, in process: the real OpenTelemetry
  * SDK with an in-memory exporter, the real client, the mock service on a real port.
  */
+
+import { readFile } from 'node:fs/promises';
 import { context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -219,5 +221,17 @@ describe('tracing middleware', () => {
     const spans = attemptSpans();
     expect(spans.map((span) => span.attributes['agentchat.operation'])).toEqual(['chat.send']);
     expect(spans[0]?.attributes['url.full']).toBe(`${mock.baseUrl}/v1/projects/${project.id}/chat`);
+  });
+
+  it('is shown in docs/observability.md exactly as in the example', async () => {
+    const source = await readFile(
+      new URL('../../examples/opentelemetry-tracing.ts', import.meta.url),
+      'utf8',
+    );
+    const guide = await readFile(new URL('../../docs/observability.md', import.meta.url), 'utf8');
+    // The guide shows the module from its imports on; the file's opening comment is its own.
+    const code = source.slice(source.indexOf('import {'));
+    const fence = '```';
+    expect(guide).toContain(`\n${fence}ts\n${code}${fence}\n`);
   });
 });
