@@ -237,13 +237,15 @@ export class Transport {
             : await runMiddleware(middleware, request, middlewareContext(call, request), send);
       } catch (error) {
         if (error === call.attemptError) throw error;
-        // A middleware's own error ends the call, unretried.
-        call.stopped = true;
-        throw error instanceof AgentChatError
-          ? error
-          : new AgentChatError(`${call.site.method} ${call.site.path}: a middleware failed`, {
-              cause: error,
-            });
+        throw middlewareFailure(call, error);
+      }
+      // A middleware that read the body itself leaves nothing to read: its mistake, not the
+      // network's, so it must not pass for a dropped connection and be retried.
+      if (response.bodyUsed) {
+        throw middlewareFailure(
+          call,
+          new TypeError('a middleware read the response body; read a clone instead'),
+        );
       }
       try {
         return { response, text: await response.text() };
@@ -294,6 +296,16 @@ export class Transport {
 }
 
 /** The call a ky hook runs for: the transport passes it in ky's per-request `context`. */
+/** The error a middleware's own failure ends the call with, unretried. */
+function middlewareFailure(call: Call, error: unknown): AgentChatError {
+  call.stopped = true;
+  if (error instanceof AgentChatError) return error;
+  const detail = error instanceof Error ? `: ${error.message}` : '';
+  return new AgentChatError(`${call.site.method} ${call.site.path}: a middleware failed${detail}`, {
+    cause: error,
+  });
+}
+
 /** What a middleware is told about the attempt it runs around. */
 function middlewareContext(call: Call, request: Request): MiddlewareContext {
   return {

@@ -130,8 +130,29 @@ describe('middleware', () => {
     };
     const error = await settle(client({ middleware: [failing] }).projects.get('proj_1'));
     expect(error).toBeInstanceOf(AgentChatError);
-    expect((error as Error).message).toBe('GET /v1/projects/proj_1: a middleware failed');
+    expect((error as Error).message).toBe(
+      'GET /v1/projects/proj_1: a middleware failed: tracing backend down',
+    );
     expect((error as Error).cause).toBe(boom);
+    expect(runs).toBe(1);
+  });
+
+  it('ends the call unretried when it reads the body itself, saying to read a clone', async () => {
+    let runs = 0;
+    const greedy: Middleware = async (request, next) => {
+      runs++;
+      const response = await next(request);
+      await response.text();
+      return response;
+    };
+    const error = await settle(
+      client({ middleware: [greedy] }).projects.create({ name: 'P', agentId: 'a' }),
+    );
+    expect(error).toBeInstanceOf(AgentChatError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe(
+      'POST /v1/projects: a middleware failed: a middleware read the response body; read a clone instead',
+    );
     expect(runs).toBe(1);
   });
 
