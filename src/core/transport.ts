@@ -241,7 +241,7 @@ export class Transport {
       }
       // A middleware that read the body itself leaves nothing to read: its mistake, not the
       // network's, so it must not pass for a dropped connection and be retried.
-      if (response.bodyUsed) {
+      if (middleware.length > 0 && response.bodyUsed) {
         throw middlewareFailure(
           call,
           new TypeError('a middleware read the response body; read a clone instead'),
@@ -295,7 +295,6 @@ export class Transport {
   }
 }
 
-/** The call a ky hook runs for: the transport passes it in ky's per-request `context`. */
 /** The error a middleware's own failure ends the call with, unretried. */
 function middlewareFailure(call: Call, error: unknown): AgentChatError {
   call.stopped = true;
@@ -317,6 +316,7 @@ function middlewareContext(call: Call, request: Request): MiddlewareContext {
   };
 }
 
+/** The call a ky hook runs for: the transport passes it in ky's per-request `context`. */
 function callOf(options: { context: Record<string, unknown> }): Call {
   return options.context.call as Call;
 }
