@@ -79,16 +79,19 @@ const defaults = {
   timeout: 30_000,
 } as const;
 
-const optionsSchema = z.strictObject({
-  tokenUrl: z.string().check(z.minLength(1)),
-  clientId: z.string().check(z.minLength(1)),
-  clientSecret: z.string().check(z.minLength(1)),
-  scope: z.optional(z.string()),
-  audience: z.optional(z.string()),
-  authMethod: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
-  refreshMarginMs: z.optional(z.number().check(z.gte(0))),
-  fetch: z.optional(z.custom<typeof globalThis.fetch>((v) => typeof v === 'function')),
-});
+/** The options' schema, made on use so that a bundle without client credentials drops it. */
+function optionsSchema() {
+  return z.strictObject({
+    tokenUrl: z.string().check(z.minLength(1)),
+    clientId: z.string().check(z.minLength(1)),
+    clientSecret: z.string().check(z.minLength(1)),
+    scope: z.optional(z.string()),
+    audience: z.optional(z.string()),
+    authMethod: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
+    refreshMarginMs: z.optional(z.number().check(z.gte(0))),
+    fetch: z.optional(z.custom<typeof globalThis.fetch>((v) => typeof v === 'function')),
+  });
+}
 
 /** A token and when it must be refreshed, and given up, in `Date.now()` time. */
 interface Token {
@@ -127,7 +130,7 @@ interface Token {
  * ```
  */
 export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunction {
-  const checked = validate(optionsSchema, options);
+  const checked = validate(optionsSchema(), options);
   if (!checked.ok) {
     const list = checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
     throw new AgentChatError(`Invalid clientCredentials options: ${list}`);

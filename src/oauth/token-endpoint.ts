@@ -8,24 +8,30 @@ import type { Endpoint } from '../core/call.js';
 import type { Credential } from '../core/credential.js';
 import { AgentChatError } from '../core/errors/index.js';
 
-/** What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored. */
-const tokenResponseSchema = z.looseObject({
-  access_token: z.string().check(z.minLength(1)),
-  token_type: z.string().check(
-    z.refine((type) => type.toLowerCase() === 'bearer', {
-      message: 'must be Bearer, the only token type this service accepts',
-    }),
-  ),
-  // A number of seconds; some servers send it as a string of digits.
-  expires_in: z.optional(
-    z.pipe(
-      z.union([z.number().check(z.positive()), z.string().check(z.regex(/^\d+$/))]),
-      z.transform((value) => Number(value)),
+/**
+ * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored. Made
+ * when a provider is, not when the module loads: a bundle that never uses client credentials then
+ * drops it, and the zod schema kinds only it needs, entirely.
+ */
+function tokenResponseSchema() {
+  return z.looseObject({
+    access_token: z.string().check(z.minLength(1)),
+    token_type: z.string().check(
+      z.refine((type) => type.toLowerCase() === 'bearer', {
+        message: 'must be Bearer, the only token type this service accepts',
+      }),
     ),
-  ),
-});
+    // A number of seconds; some servers send it as a string of digits.
+    expires_in: z.optional(
+      z.pipe(
+        z.union([z.number().check(z.positive()), z.string().check(z.regex(/^\d+$/))]),
+        z.transform((value) => Number(value)),
+      ),
+    ),
+  });
+}
 
-type TokenResponse = z.output<typeof tokenResponseSchema>;
+type TokenResponse = z.output<ReturnType<typeof tokenResponseSchema>>;
 
 /** The token request for one provider: where it goes, what it sends, how it authenticates. */
 export interface TokenEndpoint extends Endpoint<Record<string, string>, TokenResponse> {
@@ -72,7 +78,7 @@ export function tokenEndpoint(settings: TokenSettings): TokenEndpoint {
     path: () => url.pathname + url.search,
     body: (fields) => fields,
     encoding: 'form',
-    output: tokenResponseSchema,
+    output: tokenResponseSchema(),
     origin: url.origin,
     form,
     credential,

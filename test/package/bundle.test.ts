@@ -35,6 +35,9 @@ function contributingInputs(metafile: Metafile): string[] {
   );
 }
 
+/** Strings only the OAuth 2.0 client-credentials provider holds. */
+const providerMarks = ['client_credentials', 'grant_type', 'refused to issue a token'];
+
 describe('the browser bundle', () => {
   it(`adds at most ${sizeBudget / 1024} KiB min+gzip to an app using all three operations`, async () => {
     const { code, gzip, metafile } = await bundle('size-app.mjs');
@@ -51,6 +54,8 @@ describe('the browser bundle', () => {
     );
     // The whole bundle is measured, the app's few lines included: the SDK's share is at most this.
     expect(gzip).toBeLessThanOrEqual(sizeBudget);
+    // The OAuth 2.0 provider, which this app does not import, is not in it.
+    expect(providerMarks.filter((mark) => code.includes(mark))).toEqual([]);
     // The figure means something only if the SDK and its dependencies are really in it.
     const manifest = JSON.parse(
       await readFile(consumerPath('node_modules/agentchat/package.json'), 'utf8'),
@@ -58,6 +63,16 @@ describe('the browser bundle', () => {
     expect(bytesByPackage(metafile).map(([name]) => name)).toEqual(
       expect.arrayContaining(['agentchat', ...Object.keys(manifest.dependencies ?? {})]),
     );
+  });
+
+  it('holds the OAuth 2.0 provider only in an app that uses it', async () => {
+    const plain = await bundle('size-app.mjs');
+    const withOAuth = await bundle('oauth-size-app.mjs');
+    expect(providerMarks.filter((mark) => withOAuth.code.includes(mark))).toEqual(providerMarks);
+    console.log(
+      `[size] clientCredentials adds ${((withOAuth.gzip - plain.gzip) / 1024).toFixed(2)} KiB min+gzip to an app that uses it`,
+    );
+    expect(withOAuth.gzip).toBeGreaterThan(plain.gzip);
   });
 
   it('leaves agentchat/testing and msw out of an app that imports but never uses them', async () => {
