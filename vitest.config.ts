@@ -1,5 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { contractProblems, type Exchange } from './test/mock/openapi-contract.js';
 
 /**
  * Debian's Chromium: a browser download of the tool's own cannot run on machines without
@@ -63,6 +64,11 @@ export default defineConfig({
             headless: true,
             provider: playwright({ launchOptions: chromiumLaunchOptions }),
             instances: [{ browser: 'chromium' }],
+            // The mock's answers in the page are checked against docs/openapi.yaml here in
+            // Node, where the document and its validator can be read.
+            commands: {
+              contractProblems: (_context, exchanges: Exchange[]) => contractProblems(exchanges),
+            },
           },
         },
       },
