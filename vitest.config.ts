@@ -1,5 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { httpMockCommands } from './test/browser/http-mock-commands.js';
 import { contractProblems, type Exchange } from './test/mock/openapi-contract.js';
 
 /**
@@ -68,6 +69,7 @@ export default defineConfig({
             // Node, where the document and its validator can be read.
             commands: {
               contractProblems: (_context, exchanges: Exchange[]) => contractProblems(exchanges),
+              ...httpMockCommands,
             },
           },
         },
