@@ -4,12 +4,14 @@ const entry = { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }
 
 // Leave `@internal` declarations (the transport the resource classes are built with) out of the
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
-const dts = { compilerOptions: { stripInternal: true } };
+const dts = { entry, compilerOptions: { stripInternal: true } };
 
 export default defineConfig([
   {
-    // ESM: dependencies stay external so an app that also uses zod ships one copy.
-    entry,
+    // ESM: dependencies stay external so an app that also uses zod ships one copy. The
+    // agentchat-mock bin is built here too (run by Node from its path, so no types), so that it
+    // shares the mock's code with agentchat/testing through a chunk rather than ship a copy.
+    entry: { ...entry, 'bin/agentchat-mock': 'src/testing/node/bin.ts' },
     format: ['esm'],
     target: 'es2022',
     platform: 'neutral',
@@ -25,15 +27,6 @@ export default defineConfig([
     target: 'es2022',
     platform: 'node',
     dts,
-    sourcemap: true,
-    treeshake: true,
-  },
-  {
-    // The agentchat-mock bin: run by Node from its path, so ESM only and no types.
-    entry: { 'bin/agentchat-mock': 'src/testing/node/bin.ts' },
-    format: ['esm'],
-    target: 'es2022',
-    platform: 'node',
     sourcemap: true,
     treeshake: true,
   },

@@ -63,6 +63,8 @@ const ALLOWED = [
   /^dist\/(testing\/)?index\.(js|cjs)\.map$/,
   // Code shared by the two entry points, split out by the ESM build.
   /^dist\/chunk-[\w-]+\.(js|cjs)(\.map)?$/,
+  // The agentchat-mock bin.
+  /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
 ];
 
 describe('npm pack --dry-run', () => {
@@ -120,10 +122,11 @@ describe('npm pack --dry-run', () => {
     }
   });
 
-  it('stays small: under 750 KB unpacked, 200 KB packed', () => {
-    // Measured at about 560 KB unpacked and 150 KB packed, most of it source maps with their
-    // sources inlined. A jump means something shipped by mistake.
-    expect(packed.unpackedSize).toBeLessThan(750 * 1024);
-    expect(packed.size).toBeLessThan(200 * 1024);
+  it('stays small: under 950 KB unpacked, 260 KB packed', () => {
+    // Measured at about 740 KB unpacked and 197 KB packed (with the mock's token endpoint, CORS
+    // and the agentchat-mock bin), most of it source maps with their sources inlined. A jump
+    // means something shipped by mistake.
+    expect(packed.unpackedSize).toBeLessThan(950 * 1024);
+    expect(packed.size).toBeLessThan(260 * 1024);
   });
 });
