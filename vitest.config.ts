@@ -1,7 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
-import { httpMockCommands } from './test/browser/http-mock-commands.js';
-import { contractProblems, type Exchange } from './test/mock/openapi-contract.js';
+import { httpMockCommands } from './test/helpers/http-mock-commands.js';
+import { contractProblems, type Exchange } from './test/helpers/openapi-contract.js';
 
 /**
  * Debian's Chromium: a browser download of the tool's own cannot run on machines without

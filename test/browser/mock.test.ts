@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { commands } from 'vitest/browser';
-import type { Exchange } from '../mock/openapi-contract.js';
-import { registerMockScenarios, SCENARIO_OPTIONS } from '../mock/scenarios.js';
-import { useWorkerMock } from './use-worker.js';
+import { registerMockScenarios, SCENARIO_OPTIONS } from '../helpers/mock-scenarios.js';
+import type { Exchange } from '../helpers/openapi-contract.js';
+import { useWorkerMock } from '../helpers/use-worker-mock.js';
 
 declare module 'vitest/browser' {
   interface BrowserCommands {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fencedTypeScript, repo, typecheckSnippets } from './snippets.js';
+import { fencedTypeScript, repo, typecheckSnippets } from '../helpers/doc-snippets.js';
 
 /** The Markdown a user reads: README, the guides, the examples' index. */
 async function markdownFiles(): Promise<string[]> {

@@ -19,7 +19,7 @@ import {
   TypeDocReader,
 } from 'typedoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fencedTypeScript, type Snippet, typecheckSnippets } from './snippets.js';
+import { fencedTypeScript, type Snippet, typecheckSnippets } from '../helpers/doc-snippets.js';
 
 /** Collects what TypeDoc reports instead of printing it, so a failure can list every message. */
 class CollectingLogger extends Logger {

@@ -2,8 +2,12 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { contractProblems } from './openapi-contract.js';
-import { registerMockScenarios, SCENARIO_OPTIONS, TEST_API_KEY } from './scenarios.js';
+import {
+  registerMockScenarios,
+  SCENARIO_OPTIONS,
+  TEST_API_KEY,
+} from '../helpers/mock-scenarios.js';
+import { contractProblems } from '../helpers/openapi-contract.js';
 
 let server: MockServer;
 

@@ -1,9 +1,9 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
+import { registerMockScenarios, SCENARIO_OPTIONS } from '../helpers/mock-scenarios.js';
+import { contractProblems } from '../helpers/openapi-contract.js';
 import { listenStrictly, mswMajor } from './msw-major.js';
-import { contractProblems } from './openapi-contract.js';
-import { registerMockScenarios, SCENARIO_OPTIONS } from './scenarios.js';
 
 const service = createMockService(SCENARIO_OPTIONS);
 const server = setupServer(...service.handlers);

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../vitest.config.js';
-import { bundleForBrowser, expectedScenario, type MockBin, startMockBin } from './helpers.js';
+import {
+  bundleForBrowser,
+  expectedScenario,
+  type MockBin,
+  startMockBin,
+} from '../helpers/package-consumer.js';
 
 let browser: Browser;
 let mock: MockBin;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { bundleForBrowser as bundle, consumerPath } from './helpers.js';
+import { bundleForBrowser as bundle, consumerPath } from '../helpers/package-consumer.js';
 
 /**
  * The most the SDK may add to a browser app, minified and gzipped. When a change goes over it, the

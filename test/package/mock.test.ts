@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { startMockServer } from '../../src/testing/index.js';
-import { runProcess } from '../support/run-process.js';
-import { startMockBin } from './helpers.js';
+import { startMockBin } from '../helpers/package-consumer.js';
+import { runProcess } from '../helpers/run-process.js';
 
 /** Debian's own Node.js, older than msw 3 needs; `OLD_NODE` points elsewhere where it is not. */
 const OLD_NODE = process.env.OLD_NODE ?? '/usr/bin/node';
