@@ -35,8 +35,10 @@ const dts = { compilerOptions: { stripInternal: true }, entry: { ...entry, ...mc
 
 export default defineConfig([
   {
-    // ESM: dependencies stay external so an app that also uses zod ships one copy.
-    entry,
+    // ESM: dependencies stay external so an app that also uses zod ships one copy. The
+    // agentchat-mock bin is built here too (run by Node from its path, so no types), so that it
+    // shares the mock's code with agentchat/testing through a chunk rather than ship a copy.
+    entry: { ...entry, 'bin/agentchat-mock': 'src/testing/node/bin.ts' },
     format: ['esm'],
     target: 'es2022',
     platform: 'neutral',
@@ -54,15 +56,6 @@ export default defineConfig([
     target: 'es2022',
     platform: 'node',
     dts,
-    sourcemap: true,
-    treeshake: true,
-  },
-  {
-    // The agentchat-mock bin: run by Node from its path, so ESM only and no types.
-    entry: { 'bin/agentchat-mock': 'src/testing/node/bin.ts' },
-    format: ['esm'],
-    target: 'es2022',
-    platform: 'node',
     sourcemap: true,
     treeshake: true,
   },

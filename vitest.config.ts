@@ -1,5 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { httpMockCommands } from './test/helpers/http-mock-commands.js';
+import { contractProblems, type Exchange } from './test/helpers/openapi-contract.js';
 
 /**
  * Debian's Chromium: a browser download of the tool's own cannot run on machines without
@@ -63,6 +65,12 @@ export default defineConfig({
             headless: true,
             provider: playwright({ launchOptions: chromiumLaunchOptions }),
             instances: [{ browser: 'chromium' }],
+            // The mock's answers in the page are checked against docs/openapi.yaml here in
+            // Node, where the document and its validator can be read.
+            commands: {
+              contractProblems: (_context, exchanges: Exchange[]) => contractProblems(exchanges),
+              ...httpMockCommands,
+            },
           },
         },
       },

@@ -227,9 +227,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     requestId: string,
     claim: IdempotencyClaim | undefined,
   ): Response {
-    const { method } = request;
-    const path = new URL(request.url).pathname;
-    if (match.kind !== 'endpoint') return fallback(match, method, path, requestId);
+    if (match.kind !== 'endpoint') {
+      return fallback(match, request.method, new URL(request.url).pathname, requestId);
+    }
     const { endpoint, params } = match;
 
     if (endpoint.authentication === 'bearer') {
@@ -250,32 +250,39 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       projects,
       oauth,
     };
-    const key = claim ? request.headers.get('idempotency-key') : null;
-    if (!claim || key === null) return endpoint.handle(context);
+    return claim
+      ? answerOnce(claim, () => endpoint.handle(context), body, requestId)
+      : endpoint.handle(context);
+  }
 
-    // The IETF draft "The Idempotency-Key HTTP Header Field": 409 while the first request is
-    // processed (worth retrying), 422 for the key reused with another body (never worth it).
-    const keyed = {
-      key,
-      method,
-      path: base.pathBelow(path) ?? path,
-      fingerprint: bodyFingerprint(body),
-    };
+  /**
+   * The IETF draft "The Idempotency-Key HTTP Header Field": 409 while the key's first request is
+   * processed (worth retrying), 422 for the key reused with another body (never worth it), the
+   * first successful answer replayed for the same body, else a fresh answer.
+   */
+  function answerOnce(
+    claim: IdempotencyClaim,
+    handle: () => Response,
+    body: RequestBody,
+    requestId: string,
+  ): Response {
+    const key = JSON.stringify(claim.scope.key);
     if (claim.busy) {
       return errorResponse(409, requestId, {
         type: 'idempotency_error',
-        message: `A request with Idempotency-Key ${JSON.stringify(key)} is still being processed; retry once it has been answered`,
+        message: `A request with Idempotency-Key ${key} is still being processed; retry once it has been answered`,
       });
     }
+    const keyed = { ...claim.scope, fingerprint: bodyFingerprint(body) };
     const verdict = idempotency.check(keyed);
     if (verdict.kind === 'replay') return verdict.response;
     if (verdict.kind === 'different-body') {
       return errorResponse(422, requestId, {
         type: 'idempotency_error',
-        message: `Idempotency-Key ${JSON.stringify(key)} was already used with a different request body`,
+        message: `Idempotency-Key ${key} was already used with a different request body`,
       });
     }
-    const response = endpoint.handle(context);
+    const response = handle();
     // Only successes are kept: a client retrying after a 400 or 404 deserves a fresh answer.
     if (response.ok) idempotency.save(keyed, response);
     return response;

@@ -6,7 +6,7 @@ import {
   NotFoundError,
   RequestValidationError,
 } from '../../src/index.js';
-import { useWorkerMock } from './use-worker.js';
+import { useWorkerMock } from '../helpers/use-worker-mock.js';
 
 const apiKey = 'sk_test_browser_client';
 const service = useWorkerMock({ apiKeys: [apiKey] });

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APITimeoutError, APIUserAbortError } from '../../src/index.js';
-import { useMockService } from './setup.js';
+import { useMockService } from '../helpers/use-mock-service.js';
 
 const { mock, client } = useMockService();
 const create = (signal: AbortSignal) =>

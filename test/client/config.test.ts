@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentChatError, AuthenticationError, Client, type Middleware } from '../../src/index.js';
-import { API_KEY, useMockService } from './setup.js';
+import { API_KEY, useMockService } from '../helpers/use-mock-service.js';
 
 const { mock, client } = useMockService({ apiKeys: [API_KEY] });
 

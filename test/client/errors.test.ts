@@ -16,7 +16,7 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from '../../src/index.js';
-import { useMockService } from './setup.js';
+import { useMockService } from '../helpers/use-mock-service.js';
 
 const { mock, client } = useMockService();
 const noRetry = { maxRetries: 0 };

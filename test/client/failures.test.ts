@@ -17,7 +17,7 @@ import {
   InternalServerError,
   ResponseValidationError,
 } from '../../src/index.js';
-import { leaksOf } from '../reliability/support.js';
+import { leaksOf } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_5e0c2a9b7d3f41c8a6b2';
 const project = {

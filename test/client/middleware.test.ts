@@ -6,7 +6,7 @@ import {
   type MiddlewareContext,
   NotFoundError,
 } from '../../src/index.js';
-import { useMockService } from './setup.js';
+import { useMockService } from '../helpers/use-mock-service.js';
 
 const { mock, client } = useMockService();
 

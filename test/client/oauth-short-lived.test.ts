@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { Client, clientCredentials } from '../../src/index.js';
-import { useMockService } from './setup.js';
+import { useMockService } from '../helpers/use-mock-service.js';
 
 const credentials = { clientId: 'kiosk', clientSecret: 'kiosk-secret' };
 const { mock } = useMockService({ oauthClients: [credentials], tokenLifetimeSeconds: 2 });

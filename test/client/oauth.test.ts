@@ -14,8 +14,8 @@ import {
   InternalServerError,
   OAuthError,
 } from '../../src/index.js';
-import { leaksOf, recordingLogger } from '../reliability/support.js';
-import { useMockService } from './setup.js';
+import { leaksOf, recordingLogger } from '../helpers/reliability.js';
+import { useMockService } from '../helpers/use-mock-service.js';
 
 // A secret with every character Basic authentication must form-encode (RFC 6749 section 2.3.1).
 const clientId = 'reporting:svc';

@@ -11,7 +11,7 @@ import {
   UnprocessableEntityError,
 } from '../../src/index.js';
 import type { Fault } from '../../src/testing/index.js';
-import { useMockService } from './setup.js';
+import { useMockService } from '../helpers/use-mock-service.js';
 
 const { mock, client } = useMockService();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/index.js';
-import { API_KEY, useMockService } from './setup.js';
+import { API_KEY, useMockService } from '../helpers/use-mock-service.js';
 
 const { mock, client } = useMockService();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ProjectCreateParams, RequestValidationError } from '../../src/index.js';
-import { useMockService } from './setup.js';
+import { useMockService } from '../helpers/use-mock-service.js';
 
 const { mock, client } = useMockService();
 

@@ -7,8 +7,8 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { brokenRelativeLinks, linkTargets } from '../support/markdown-links.js';
-import { fencedTypeScript, repo, typecheckSnippets } from './snippets.js';
+import { fencedTypeScript, repo, typecheckSnippets } from '../helpers/doc-snippets.js';
+import { brokenRelativeLinks, linkTargets } from '../helpers/markdown-links.js';
 
 /** The Markdown a user reads: README, the guides, the examples' index. */
 async function markdownFiles(): Promise<string[]> {

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { runProcess } from '../support/run-process.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 const credentials = { clientId: 'example-service', clientSecret: 'example:secret/+' };

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { runProcess } from '../support/run-process.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { runProcess } from '../support/run-process.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const API_KEY = 'sk_example_7c1d9e';
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');

@@ -10,7 +10,7 @@ import type { Client as McpClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { runProcess } from '../support/run-process.js';
+import { runProcess } from '../helpers/run-process.js';
 import {
   badArguments,
   callTool,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { create, errorOf } from './send.js';
+import { create, errorOf } from '../helpers/send-to-mock.js';
 
 describe('authentication', () => {
   it('accepts any non-empty key by default', async () => {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/testing/index.js';
 import { type CliOutcome, runMockCli } from '../../src/testing/node/cli.js';
-import { runProcess } from '../support/run-process.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
 const running: CliOutcome[] = [];

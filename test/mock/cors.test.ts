@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { create, send } from './send.js';
+import { create, send } from '../helpers/send-to-mock.js';
 
 const PAGE = 'http://localhost:5173';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { create, errorOf, send } from './send.js';
+import { create, errorOf, send } from '../helpers/send-to-mock.js';
 
 describe('faults', () => {
   it('answer before authentication and before the store', async () => {

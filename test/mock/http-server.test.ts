@@ -2,7 +2,12 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { registerMockScenarios, SCENARIO_OPTIONS, TEST_API_KEY } from './scenarios.js';
+import {
+  registerMockScenarios,
+  SCENARIO_OPTIONS,
+  TEST_API_KEY,
+} from '../helpers/mock-scenarios.js';
+import { contractProblems } from '../helpers/openapi-contract.js';
 
 let server: MockServer;
 
@@ -37,7 +42,11 @@ async function turnUntil(done: () => boolean): Promise<void> {
 }
 
 describe('mock service over node:http', () => {
-  registerMockScenarios({ service: () => server.service, speaksCorsByHand: true });
+  registerMockScenarios({
+    service: () => server.service,
+    speaksCorsByHand: true,
+    contractProblems,
+  });
 
   it('listens on 127.0.0.1 with the base path /api', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { create, errorOf, send } from './send.js';
+import { create, errorOf, send } from '../helpers/send-to-mock.js';
 
 const key = (value: string) => ({ 'idempotency-key': value });
 

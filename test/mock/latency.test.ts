@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { create } from './send.js';
+import { create } from '../helpers/send-to-mock.js';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,8 +1,9 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
+import { registerMockScenarios, SCENARIO_OPTIONS } from '../helpers/mock-scenarios.js';
+import { contractProblems } from '../helpers/openapi-contract.js';
 import { listenStrictly, mswMajor } from './msw-major.js';
-import { registerMockScenarios, SCENARIO_OPTIONS } from './scenarios.js';
 
 const service = createMockService(SCENARIO_OPTIONS);
 const server = setupServer(...service.handlers);
@@ -11,7 +12,7 @@ beforeAll(() => listenStrictly(server));
 afterAll(() => server.close());
 
 describe(`mock service on msw ${mswMajor}'s msw/node`, () => {
-  registerMockScenarios({ service: () => service, speaksCorsByHand: true });
+  registerMockScenarios({ service: () => service, speaksCorsByHand: true, contractProblems });
 
   it('fails a request that no handler serves, with the guard of this msw major', async () => {
     const failure = await fetch('https://elsewhere.test/v1/projects').then(

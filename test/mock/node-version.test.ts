@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess } from '../support/run-process.js';
+import { runProcess } from '../helpers/run-process.js';
 
 /**
  * A Node.js older than msw 3 needs: Debian's own `node` (20) on the machines this repo is built

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockService, type MockServiceOptions } from '../../src/testing/index.js';
-import { basicCredentials } from './scenarios.js';
-import { create, errorOf, send } from './send.js';
+import { basicCredentials } from '../helpers/mock-scenarios.js';
+import { create, errorOf, send } from '../helpers/send-to-mock.js';
 
 const client = { clientId: 'reporting', clientSecret: 's3cret' };
 const FORM = 'application/x-www-form-urlencoded';

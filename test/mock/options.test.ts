@@ -1,7 +1,7 @@
 import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { create, errorOf, send } from './send.js';
+import { create, errorOf, send } from '../helpers/send-to-mock.js';
 
 describe('createMockService options', () => {
   it('serves https://agentchat.test/api by default', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { create, demo, send } from './send.js';
+import { create, demo, send } from '../helpers/send-to-mock.js';
 
 describe('request log', () => {
   it('gives each entry the request id of its answer', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { create, demo, errorOf, send } from './send.js';
+import { create, demo, errorOf, send } from '../helpers/send-to-mock.js';
 
 describe('routing and validation', () => {
   it('answers 404 for a chat to an unknown project before reading the message', async () => {

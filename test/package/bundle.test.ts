@@ -5,7 +5,7 @@ import type { Metafile } from 'esbuild';
 import { build, type Options } from 'tsup';
 import { describe, expect, it } from 'vitest';
 import tsupConfig from '../../tsup.config.js';
-import { bundleForBrowser as bundle, consumerPath } from './helpers.js';
+import { bundleForBrowser as bundle, consumerPath } from '../helpers/package-consumer.js';
 
 /**
  * The most the SDK may add to a browser app, minified and gzipped: ky (about 8.9 KiB), zod/mini

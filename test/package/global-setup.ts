@@ -11,15 +11,17 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 import { installRuntimes, type Runtimes } from '../../scripts/runtimes/install.js';
-import { packPackage } from '../support/pack.js';
+import { packPackage } from '../helpers/pack.js';
 
 const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, '../..');
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The scratch project that installed the tarball; its node_modules hold `agentchat`. */
+    /** The scratch project that installed the tarball with msw 3; its node_modules hold `agentchat`. */
     consumerDir: string;
+    /** A scratch project that had msw 2 installed first, then the tarball. */
+    msw2ConsumerDir: string;
     /** The packed `agentchat-<version>.tgz`. */
     tarball: string;
     runtimes: Runtimes;
@@ -36,29 +38,40 @@ async function npm(args: string[], cwd: string): Promise<string> {
   }
 }
 
-/** `npm run build` then `npm pack`, as a release would (see test/support/pack.ts). */
+/** `npm run build` then `npm pack`, as a release would (see test/helpers/pack.ts). */
 async function buildAndPack(scratch: string): Promise<string> {
   return (await packPackage(join(scratch, 'package'), scratch)).filename;
 }
 
-/** A project outside the repo with the test fixtures, installing the tarball and the peers. */
-async function createConsumer(scratch: string, tarball: string): Promise<string> {
-  const consumerDir = join(scratch, 'consumer');
-  await cp(join(import.meta.dirname, 'consumer'), consumerDir, { recursive: true });
+/** The versions the repo itself uses, for the scratch projects. */
+async function versionOf(name: string): Promise<string> {
+  const manifest = JSON.parse(
+    await readFile(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8'),
+  ) as { version: string };
+  return manifest.version;
+}
+
+/** `npm install`, not `npm ci`: see docs on toolchain traps. --prefer-offline reuses npm's cache. */
+const INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+
+/** A project outside the repo with the test fixtures and a package.json of its own. */
+async function scratchProject(dir: string): Promise<string> {
+  await cp(join(import.meta.dirname, 'consumer'), dir, { recursive: true });
   await writeFile(
-    join(consumerDir, 'package.json'),
+    join(dir, 'package.json'),
     `${JSON.stringify({ name: 'agentchat-consumer', private: true }, null, 2)}\n`,
   );
-  // msw and @modelcontextprotocol/server are the optional peers `agentchat/testing` and
-  // `agentchat/mcp` need, @modelcontextprotocol/client what drives the MCP server, and @types/node
-  // what a TypeScript server project has: the versions the repo itself uses.
-  const versionOf = async (name: string) =>
-    (
-      JSON.parse(await readFile(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
-        version: string;
-      }
-    ).version;
-  // `npm install`, not `npm ci`: see docs on toolchain traps. --prefer-offline reuses npm's cache.
+  return dir;
+}
+
+/**
+ * A project that installs the tarball with msw 3 and @modelcontextprotocol/server, the optional
+ * peers `agentchat/testing` and `agentchat/mcp` need, @modelcontextprotocol/client to drive the
+ * MCP server, and @types/node as a TypeScript server project has: the versions the repo itself
+ * uses.
+ */
+async function createConsumer(scratch: string, tarball: string): Promise<string> {
+  const consumerDir = await scratchProject(join(scratch, 'consumer'));
   await npm(
     [
       'install',
@@ -67,13 +80,22 @@ async function createConsumer(scratch: string, tarball: string): Promise<string>
       `@modelcontextprotocol/server@${await versionOf('@modelcontextprotocol/server')}`,
       `@modelcontextprotocol/client@${await versionOf('@modelcontextprotocol/client')}`,
       `@types/node@${await versionOf('@types/node')}`,
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
+      ...INSTALL_FLAGS,
     ],
     consumerDir,
   );
+  return consumerDir;
+}
+
+/**
+ * A project on msw 2, as most projects still are: msw 2 is installed first, then the tarball,
+ * without flags, as a user adding agentchat would (an optional peer range without msw 2 would
+ * make this second install fail with ERESOLVE).
+ */
+async function createMsw2Consumer(scratch: string, tarball: string): Promise<string> {
+  const consumerDir = await scratchProject(join(scratch, 'consumer-msw2'));
+  await npm(['install', '--save-dev', 'msw@^2.7', ...INSTALL_FLAGS], consumerDir);
+  await npm(['install', tarball, ...INSTALL_FLAGS], consumerDir);
   return consumerDir;
 }
 
@@ -88,10 +110,14 @@ export default async function setup(project: TestProject) {
     }),
     installRuntimes(log),
   ]);
-  const consumerDir = await createConsumer(scratch, tarball);
-  log(`Consumer project installed in ${consumerDir}`);
+  const [consumerDir, msw2ConsumerDir] = await Promise.all([
+    createConsumer(scratch, tarball),
+    createMsw2Consumer(scratch, tarball),
+  ]);
+  log(`Consumer projects installed in ${consumerDir} (msw 3) and ${msw2ConsumerDir} (msw 2)`);
 
   project.provide('consumerDir', consumerDir);
+  project.provide('msw2ConsumerDir', msw2ConsumerDir);
   project.provide('tarball', tarball);
   project.provide('runtimes', runtimes);
 

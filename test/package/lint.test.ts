@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { consumerPath } from './helpers.js';
+import { consumerPath } from '../helpers/package-consumer.js';
 
 const run = promisify(execFile);
 const bin = (name: string) => resolve(import.meta.dirname, '../../node_modules/.bin', name);

@@ -12,8 +12,8 @@ import { promisify } from 'node:util';
 import { type CallToolResult, Client as McpClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runProcess } from '../support/run-process.js';
-import { consumerPath, runJson, useMockServer } from './helpers.js';
+import { consumerPath, runJson, useMockServer } from '../helpers/package-consumer.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const run = promisify(execFile);
 const mock = useMockServer();

@@ -17,9 +17,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bumped, largestBump, pendingChangesets } from '../support/changesets.js';
-import { runProcess } from '../support/run-process.js';
-import { expectedScenario } from './helpers.js';
+import { bumped, largestBump, pendingChangesets } from '../helpers/changesets.js';
+import { expectedScenario } from '../helpers/package-consumer.js';
+import { runProcess } from '../helpers/run-process.js';
 import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));

@@ -6,7 +6,7 @@ import {
   expectedUserAgent,
   runJson,
   useMockServer,
-} from './helpers.js';
+} from '../helpers/package-consumer.js';
 
 const mock = useMockServer();
 const { node, bun, deno } = inject('runtimes');

@@ -4,7 +4,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { consumerPath } from './helpers.js';
+import { consumerPath } from '../helpers/package-consumer.js';
 
 const run = promisify(execFile);
 

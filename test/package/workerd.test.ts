@@ -8,7 +8,7 @@ import {
   expectedScenario,
   expectedUserAgent,
   useMockServer,
-} from './helpers.js';
+} from '../helpers/package-consumer.js';
 
 /** The little of miniflare's API used here; it is installed in the runtime cache, not the repo. */
 type MiniflareConstructor = new (options: {

@@ -10,9 +10,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokenRelativeLinks } from '../support/markdown-links.js';
-import { type PackResult, packPackage } from '../support/pack.js';
-import { runProcess } from '../support/run-process.js';
+import { brokenRelativeLinks } from '../helpers/markdown-links.js';
+import { type PackResult, packPackage } from '../helpers/pack.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
 
@@ -52,8 +52,9 @@ const ALLOWED = [
   /^README\.md$/,
   /^CHANGELOG\.md$/,
   /^LICENSE$/,
-  // The guides, not the generated reference site (docs/reference/).
+  // The guides and the OpenAPI document, not the generated reference site (docs/reference/).
   /^docs\/[\w-]+\.md$/,
+  /^docs\/openapi\.yaml$/,
   /^dist\/(testing\/|mcp\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
   /^dist\/(testing\/|mcp\/)?index\.(js|cjs)\.map$/,
   // The bins: `agentchat-mcp` (the MCP server on stdio) and `agentchat-mock` (the mock over HTTP).
@@ -94,11 +95,11 @@ describe('npm pack', () => {
     );
   });
 
-  it('ships every guide of docs/, the guides index included', async () => {
+  it('ships every guide of docs/, the guides index included, and the OpenAPI document', async () => {
     const guides = (await readdir(join(repo, 'docs'))).filter((file) => file.endsWith('.md'));
     expect(guides).toContain('README.md');
     expect(paths.filter((path) => path.startsWith('docs/'))).toEqual(
-      guides.map((file) => `docs/${file}`).sort(),
+      [...guides, 'openapi.yaml'].map((file) => `docs/${file}`).sort(),
     );
   });
 

@@ -18,7 +18,7 @@ import {
   propertyRuns,
   recordingLogger,
   settleWithFakeTimers,
-} from './support.js';
+} from '../helpers/reliability.js';
 
 const service = createMockService();
 const server = setupServer(...service.handlers);

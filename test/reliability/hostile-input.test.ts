@@ -9,7 +9,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentChatError, APIError, Client, RequestValidationError } from '../../src/index.js';
 import { createMockService, type RecordedRequest } from '../../src/testing/index.js';
-import { leaksOf, propertyRuns } from './support.js';
+import { leaksOf, propertyRuns } from '../helpers/reliability.js';
 
 const service = createMockService();
 const server = setupServer(...service.handlers);

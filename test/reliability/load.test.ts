@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runProcess } from '../support/run-process.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const child = fileURLToPath(new URL('./fixtures/load-child.ts', import.meta.url));
 const calls = 1_000;

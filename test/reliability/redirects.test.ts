@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, AuthenticationError, Client } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { leaksOf } from './support.js';
+import { leaksOf } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_9c1d7e3f5a2b4c6d8e0f1a2b';
 

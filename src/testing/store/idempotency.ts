@@ -25,6 +25,8 @@ export type IdempotencyVerdict =
 
 /** A request's hold on its key while it is processed, from arrival to answer. */
 export interface IdempotencyClaim {
+  /** The key, method and path the claim is for. */
+  readonly scope: IdempotencyScope;
   /** Another request with this key was still being processed when this one arrived. */
   readonly busy: boolean;
   /** Ends the hold; called once the request is answered, dropped or abandoned. */
@@ -60,15 +62,17 @@ export function createIdempotencyRecords() {
   return {
     /** Takes the key for a request that just arrived, or reports it busy. */
     claim(request: IdempotencyScope): IdempotencyClaim {
-      const scope = scopeOf(request);
-      if (inFlight.has(scope)) return { busy: true, release: () => {} };
+      const id = scopeOf(request);
+      const scope = { key: request.key, method: request.method, path: request.path };
+      if (inFlight.has(id)) return { scope, busy: true, release: () => {} };
       const claim: IdempotencyClaim = {
+        scope,
         busy: false,
         release: () => {
-          if (inFlight.get(scope) === claim) inFlight.delete(scope);
+          if (inFlight.get(id) === claim) inFlight.delete(id);
         },
       };
-      inFlight.set(scope, claim);
+      inFlight.set(id, claim);
       return claim;
     },
     check(request: KeyedRequest): IdempotencyVerdict {

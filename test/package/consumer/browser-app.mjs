@@ -1,10 +1,11 @@
-// A browser app that uses the client, bundled with esbuild and opened in headless Chromium from
-// the mock server's origin. It leaves its findings on `window.agentchatResult` for the test.
+// A browser app that uses the client, bundled with esbuild and opened in headless Chromium on
+// another origin than the mock server's, whose base URL it reads from `?baseUrl=`. It leaves its
+// findings on `window.agentchatResult` for the test.
 import * as sdk from 'agentchat';
 import scenario from './scenario.cjs';
 
 async function main() {
-  const baseUrl = `${location.origin}/api`;
+  const baseUrl = new URLSearchParams(location.search).get('baseUrl');
   let guard;
   try {
     new sdk.Client({ apiKey: 'sk_test_package', baseUrl });

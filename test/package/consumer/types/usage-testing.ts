@@ -4,8 +4,10 @@ import { Client, NotFoundError } from 'agentchat';
 import {
   createMockService,
   type Fault,
+  type IssuedToken,
   type MockServer,
   type MockService,
+  type OAuthClient,
   startMockServer,
 } from 'agentchat/testing';
 
@@ -15,10 +17,25 @@ export async function usageOfTheMock(): Promise<number> {
   mock.enqueue(fault);
   // @ts-expect-error a fault has a known kind
   mock.enqueue({ kind: 'explode' });
+  mock.enqueue({ kind: 'status', status: 503, path: '/oauth/token' });
+
+  const reporting: OAuthClient = {
+    clientId: 'reporting',
+    clientSecret: 's3cret',
+    scopes: ['read'],
+  };
+  const withOAuth = createMockService({
+    oauthClients: [reporting],
+    tokenLifetimeSeconds: 60,
+    corsOrigins: ['http://localhost:5173'],
+  });
+  const tokens: IssuedToken[] = withOAuth.oauth.tokens();
+  withOAuth.oauth.expireTokens();
+  const revoked: boolean = withOAuth.oauth.revokeToken(tokens[0]?.accessToken ?? '');
 
   const server: MockServer = await startMockServer({ port: 0, apiKeys: ['sk_test'] });
   const client = new Client({ apiKey: 'sk_test', baseUrl: server.baseUrl });
   const missing = await client.projects.get('proj_missing').catch((error: unknown) => error);
   await server.close();
-  return missing instanceof NotFoundError ? mock.requests.length : -1;
+  return missing instanceof NotFoundError && !revoked ? mock.requests.length : -1;
 }

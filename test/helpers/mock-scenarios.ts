@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import type { MockService, MockServiceOptions } from '../../src/testing/index.js';
+import type { Exchange } from './openapi-contract.js';
 
 /** The key every runner's service accepts; any other is unknown. */
 export const TEST_API_KEY = 'sk_test_scenarios';
@@ -30,6 +31,12 @@ export interface ScenarioRunner {
    * scenarios run where a client can speak CORS by hand: msw/node and the HTTP server.
    */
   speaksCorsByHand: boolean;
+  /**
+   * What is wrong with the answers by docs/openapi.yaml (see openapi-contract.ts); run after
+   * each scenario on every answer it got, but those of `malformed` faults, which break the
+   * contract on purpose.
+   */
+  contractProblems(exchanges: Exchange[]): Promise<string[]>;
 }
 
 /** application/x-www-form-urlencoded encoding of one value, as RFC 6749 section 2.3.1 asks. */
@@ -58,10 +65,34 @@ interface CallOptions {
  */
 export function registerMockScenarios(runner: ScenarioRunner): void {
   const mock = () => runner.service();
+  const exchanges: Promise<Exchange | undefined>[] = [];
 
-  afterEach(() => mock().reset());
+  afterEach(async () => {
+    mock().reset();
+    const answered = (await Promise.all(exchanges.splice(0))).filter(
+      (exchange) => exchange !== undefined,
+    );
+    expect(await runner.contractProblems(answered), 'answers by docs/openapi.yaml').toEqual([]);
+  });
 
-  function call(path: string, options: CallOptions = {}): Promise<Response> {
+  /** Keeps a copy of an answer for the contract check, unless a malformed fault gave it. */
+  function record(method: string, path: string, response: Response): void {
+    const requestId = response.headers.get('x-request-id');
+    const entry = mock().requests.find((request) => request.requestId === requestId);
+    if (entry?.fault === 'malformed') return;
+    const copy = response.clone();
+    exchanges.push(
+      copy.text().then((body) => ({
+        method,
+        path: path.split('?')[0] ?? path,
+        status: copy.status,
+        headers: Object.fromEntries(copy.headers),
+        body,
+      })),
+    );
+  }
+
+  async function call(path: string, options: CallOptions = {}): Promise<Response> {
     const { method = 'GET', body, rawBody, key = TEST_API_KEY, headers, signal } = options;
     const init: RequestInit = {
       method,
@@ -76,7 +107,9 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     if (rawBody !== undefined) init.body = rawBody;
     else if (body !== undefined) init.body = JSON.stringify(body);
     if (signal) init.signal = signal;
-    return fetch(`${mock().baseUrl}${path}`, init);
+    const response = await fetch(`${mock().baseUrl}${path}`, init);
+    record(method, path, response);
+    return response;
   }
 
   const create = (

@@ -2,7 +2,8 @@
  * Shared by the packaging tests: the mock HTTP server from the installed tarball, a way to run a
  * host script in a runtime and read its JSON line, and the scenario result every runtime must give.
  */
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +22,62 @@ export function expectedUserAgent(): string {
     readFileSync(consumerPath('node_modules/agentchat/package.json'), 'utf8'),
   ) as { version: string };
   return `agentchat-js/${manifest.version}`;
+}
+
+/** `npm test` puts the repo's binaries first on PATH, Node 22 among them; so do these helpers. */
+const repoBin = new URL('../../node_modules/.bin', import.meta.url).pathname;
+
+/** A running `agentchat-mock`, started with `npx` from an installed package. */
+export interface MockBin {
+  /** The base URL it printed. */
+  baseUrl: string;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Stops it with SIGTERM and resolves once it and npx have exited and closed their output. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `npx agentchat-mock` in a project that installed the tarball, and waits for the line
+ * with its base URL. Fails with what it printed if it exits first.
+ */
+export async function startMockBin(projectDir: string, args: readonly string[]): Promise<MockBin> {
+  // Its own process group, so stopping it reaches the bin that npx starts as well as npx.
+  const child: ChildProcess = spawn('npx', ['agentchat-mock', ...args], {
+    cwd: projectDir,
+    env: { ...process.env, PATH: `${repoBin}:${process.env.PATH ?? ''}` },
+    detached: true,
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk;
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  // 'close' waits for every holder of the output pipes, the bin included.
+  const exited = once(child, 'close').then(([code]) => code as number | null);
+  const listening = new Promise<string>((resolve, reject) => {
+    const poll = setInterval(() => {
+      const baseUrl = /listening on (\S+)/.exec(output)?.[1];
+      if (baseUrl && output.includes('Ctrl+C stops it.')) {
+        clearInterval(poll);
+        resolve(baseUrl);
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearInterval(poll);
+      reject(new Error(`agentchat-mock exited with ${code} before listening:\n${output}`));
+    });
+  });
+  const baseUrl = await listening;
+  return {
+    baseUrl,
+    output: () => output,
+    stop: async () => {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** Path of a file in the scratch consumer project. */
