@@ -12,8 +12,8 @@ import {
   ReflectionKind,
 } from 'typedoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltSite, buildSite } from '../helpers/build-site.js';
 import { fencedTypeScript, type Snippet, typecheckSnippets } from '../helpers/doc-snippets.js';
-import { type BuiltSite, buildSite } from './build-site.js';
 
 let site: BuiltSite;
 

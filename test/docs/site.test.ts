@@ -9,8 +9,8 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LinkChecker } from 'linkinator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltSite, buildSite } from '../helpers/build-site.js';
 import { repo } from '../helpers/doc-snippets.js';
-import { type BuiltSite, buildSite } from './build-site.js';
 
 let site: BuiltSite;
 

@@ -17,7 +17,7 @@ import {
   connectRecorded,
   type RecordingTransport,
   textOf,
-} from './support.js';
+} from '../helpers/mcp-client.js';
 
 const API_KEY = 'sk_mcp_in_process_4f7b2c9e';
 

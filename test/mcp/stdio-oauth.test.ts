@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { callTool, connectRecorded } from './support.js';
+import { callTool, connectRecorded } from '../helpers/mcp-client.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = [createRequire(import.meta.url).resolve('tsx/cli'), 'src/mcp/bin.ts'];

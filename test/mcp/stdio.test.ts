@@ -10,14 +10,14 @@ import type { Client as McpClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { runProcess } from '../helpers/run-process.js';
 import {
   badArguments,
   callTool,
   connectRecorded,
   type RecordingTransport,
   textOf,
-} from './support.js';
+} from '../helpers/mcp-client.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const API_KEY = 'sk_mcp_stdio_0b7e4d21';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
