@@ -62,8 +62,8 @@ export class NotFoundError extends APIError {
   static override readonly errorName: string = 'NotFoundError';
 }
 /**
- * 409: a conflict, such as an `Idempotency-Key` reused with a different body. Retried, as the
- * retry policy retries every 409; thrown once retries run out.
+ * 409: a conflict, such as a request whose `Idempotency-Key` is still being processed by an
+ * earlier request. Retried, as the retry policy retries every 409; thrown once retries run out.
  *
  * @example
  * ```ts
@@ -73,7 +73,7 @@ export class NotFoundError extends APIError {
  *     { idempotencyKey: 'order-1234' },
  *   );
  * } catch (error) {
- *   if (error instanceof ConflictError) console.error('order-1234 was used for another request');
+ *   if (error instanceof ConflictError) console.error('order-1234 is still being processed');
  * }
  * ```
  */
@@ -81,7 +81,8 @@ export class ConflictError extends APIError {
   static override readonly errorName: string = 'ConflictError';
 }
 /**
- * 422: the request was well-formed but its content was refused. Not retried.
+ * 422: the request was well-formed but its content was refused, such as an `Idempotency-Key`
+ * reused with a different body (which can never succeed). Not retried.
  *
  * @example
  * ```ts
