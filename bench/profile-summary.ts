@@ -4,7 +4,7 @@
  * most self time, and the functions with the most inclusive time (their callees counted), each as
  * a share of the sampled time outside idle.
  *
- *   npx tsx bench/profile-summary.ts .profiles/CPU.<…>.cpuprofile [rows]
+ *   npx tsx bench/profile-summary.ts .tmp/profiles/CPU.<…>.cpuprofile [rows]
  */
 import { readFileSync } from 'node:fs';
 

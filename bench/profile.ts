@@ -6,11 +6,12 @@
  * Run it under the profiler to see where that time goes:
  *
  *   npm run build
- *   node --cpu-prof --cpu-prof-dir=.profiles --import tsx bench/profile.ts agentchat projects.get 20000
- *   node --cpu-prof --cpu-prof-dir=.profiles --import tsx bench/profile.ts --stub ky+policy chat.send 50000
- *   npx tsx bench/profile-summary.ts .profiles/<file>.cpuprofile
+ *   node --cpu-prof --cpu-prof-dir=.tmp/profiles --import tsx bench/profile.ts agentchat projects.get 20000
+ *   node --cpu-prof --cpu-prof-dir=.tmp/profiles --import tsx bench/profile.ts --stub ky+policy chat.send 50000
+ *   npx tsx bench/profile-summary.ts .tmp/profiles/<file>.cpuprofile
  *
- * Then read the summary, or open the .cpuprofile in Chrome DevTools (Performance panel) or VS Code.
+ * (.tmp/ is ignored by git.) Then read the summary, or open the .cpuprofile in Chrome DevTools
+ * (Performance panel) or VS Code.
  */
 import { parseArgs } from 'node:util';
 import { CONTENDER_NAMES, type ContenderName, createContender } from './contenders.js';

@@ -66,7 +66,7 @@ const progress = (text: string) => process.stderr.write(`… ${text}\n`);
 const verdicts: Verdict[] = [];
 const judge = (target: string, measured: string, met: boolean) =>
   verdicts.push({ target, measured, met });
-const x = (value: number) => `${value.toFixed(2)}x`;
+const x = (value: number) => `${value.toFixed(3)}x`;
 
 out(`## ${args.smoke ? 'Smoke run (too few samples to judge by)' : 'Results'}`);
 out();
