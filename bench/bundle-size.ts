@@ -1,20 +1,26 @@
 /**
  * Browser bundle size: esbuild bundles a small app making the three calls (min + gzip), once per
- * client. `agentchat` is bundled from the built dist, as an app's bundler would take it.
+ * client. `agentchat` is bundled from the built dist, as an app's bundler would take it; ky + policy
+ * is bench/ky-policy.ts as it is, with the SDK's schemas from the source.
  */
 
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 
+/** The apps, by what they measure. */
+export type AppName = 'agentchat' | 'openai' | 'ky' | 'ky+policy';
+
 /** One app to bundle. */
 interface App {
+  name: AppName;
   label: string;
   source: string;
 }
 
 const APPS: readonly App[] = [
   {
+    name: 'agentchat',
     label: 'agentchat (dist)',
     source: `
       import { Client } from './dist/index.js';
@@ -26,6 +32,7 @@ const APPS: readonly App[] = [
       }`,
   },
   {
+    name: 'openai',
     label: 'openai (client.get/post)',
     source: `
       import OpenAI from 'openai';
@@ -37,6 +44,19 @@ const APPS: readonly App[] = [
       }`,
   },
   {
+    name: 'ky+policy',
+    label: 'ky + policy (floor)',
+    source: `
+      import { createKyPolicyClient } from './bench/ky-policy.ts';
+      const api = createKyPolicyClient({ baseUrl: 'https://host/api', apiKey: 'key' });
+      export async function run() {
+        const { id } = await api.createProject({ name: 'Demo', agentId: 'agent_1' });
+        await api.getProject(id);
+        return api.sendChat(id, 'Hello');
+      }`,
+  },
+  {
+    name: 'ky',
     label: 'ky alone (dependency)',
     source: `
       import ky from 'ky';
@@ -51,6 +71,7 @@ const APPS: readonly App[] = [
 
 /** Size of one bundled app, and how its minified bytes split between packages. */
 export interface BundleSize {
+  name: AppName;
   label: string;
   minified: number;
   gzipped: number;
@@ -78,6 +99,7 @@ export async function measureBundleSizes(): Promise<BundleSize[]> {
     const output = result.outputFiles[0];
     if (!output) throw new Error(`esbuild wrote nothing for ${app.label}`);
     sizes.push({
+      name: app.name,
       label: app.label,
       minified: output.contents.byteLength,
       gzipped: gzipSync(output.contents, { level: 9 }).byteLength,
@@ -98,9 +120,14 @@ function bytesByPackage(metafile: Metafile): Array<[string, number]> {
   return [...totals].sort((a, b) => b[1] - a[1]);
 }
 
-/** `node_modules/zod/v4/mini/x.js` → `zod`; `node_modules/@scope/pkg/x.js` → `@scope/pkg`. */
+/**
+ * `node_modules/zod/v4/mini/x.js` → `zod`; `node_modules/@scope/pkg/x.js` → `@scope/pkg`; the
+ * built SDK → `agentchat`; its schemas and their helpers from the source → `agentchat schemas`.
+ */
 function packageOf(path: string): string {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
   if (match?.[1]) return match[1];
-  return path.startsWith('dist/') ? 'agentchat' : 'app';
+  if (path.startsWith('dist/')) return 'agentchat';
+  if (path.startsWith('src/')) return 'agentchat schemas';
+  return 'app';
 }

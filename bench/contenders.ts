@@ -4,6 +4,8 @@
  *
  * - `fetch`: raw `fetch` + `res.json()`, the floor any client pays.
  * - `ky`: ky alone, with its defaults, the way an app calling the service by hand would use it.
+ * - `ky+policy`: a bare ky instance with the SDK's options, hooks, retry policy and response
+ *   schemas (see ky-policy.ts): the floor for an SDK built on ky.
  * - `agentchat`: this SDK, from the built dist.
  * - `openai`: openai-node's generic `client.get()` / `client.post()`, a peer SDK's request path.
  */
@@ -11,9 +13,10 @@
 import ky from 'ky';
 import OpenAI from 'openai';
 import { Client } from '../dist/index.js';
+import { createKyPolicyClient } from './ky-policy.js';
 
 /** Names of the contenders, in report order. */
-export const CONTENDER_NAMES = ['fetch', 'ky', 'agentchat', 'openai'] as const;
+export const CONTENDER_NAMES = ['fetch', 'ky', 'ky+policy', 'agentchat', 'openai'] as const;
 export type ContenderName = (typeof CONTENDER_NAMES)[number];
 
 /** One client behind the three operations every contender performs. */
@@ -24,12 +27,10 @@ export interface Contender {
   sendChat(projectId: string, message: string): Promise<unknown>;
 }
 
-/** Where the contenders send their requests. */
+/** Where the contenders send their requests. Every contender uses the global `fetch`. */
 export interface Target {
   baseUrl: string;
   apiKey: string;
-  /** The fetch every contender calls; the global one when absent. */
-  fetch?: typeof globalThis.fetch;
 }
 
 /** Builds one contender; each holds its own client instance, made once and reused. */
@@ -39,6 +40,8 @@ export function createContender(name: ContenderName, target: Target): Contender 
       return rawFetch(target);
     case 'ky':
       return kyAlone(target);
+    case 'ky+policy':
+      return { name: 'ky+policy', ...createKyPolicyClient(target) };
     case 'agentchat':
       return agentchat(target);
     case 'openai':
@@ -46,7 +49,7 @@ export function createContender(name: ContenderName, target: Target): Contender 
   }
 }
 
-function rawFetch({ baseUrl, apiKey, fetch = globalThis.fetch }: Target): Contender {
+function rawFetch({ baseUrl, apiKey }: Target): Contender {
   const headers = { authorization: `Bearer ${apiKey}`, accept: 'application/json' };
   const jsonHeaders = { ...headers, 'content-type': 'application/json' };
   const send = async (path: string, init: RequestInit): Promise<unknown> => {
@@ -68,12 +71,8 @@ function rawFetch({ baseUrl, apiKey, fetch = globalThis.fetch }: Target): Conten
   };
 }
 
-function kyAlone({ baseUrl, apiKey, fetch }: Target): Contender {
-  const api = ky.create({
-    prefix: baseUrl,
-    headers: { authorization: `Bearer ${apiKey}` },
-    ...(fetch ? { fetch } : {}),
-  });
+function kyAlone({ baseUrl, apiKey }: Target): Contender {
+  const api = ky.create({ prefix: baseUrl, headers: { authorization: `Bearer ${apiKey}` } });
   return {
     name: 'ky',
     getProject: (id) => api.get(`v1/projects/${encodeURIComponent(id)}`).json(),
@@ -83,8 +82,8 @@ function kyAlone({ baseUrl, apiKey, fetch }: Target): Contender {
   };
 }
 
-function agentchat({ baseUrl, apiKey, fetch }: Target): Contender {
-  const client = new Client({ apiKey, baseUrl, ...(fetch ? { fetch } : {}) });
+function agentchat({ baseUrl, apiKey }: Target): Contender {
+  const client = new Client({ apiKey, baseUrl });
   return {
     name: 'agentchat',
     getProject: (id) => client.projects.get(id),
@@ -93,8 +92,8 @@ function agentchat({ baseUrl, apiKey, fetch }: Target): Contender {
   };
 }
 
-function openai({ baseUrl, apiKey, fetch }: Target): Contender {
-  const client = new OpenAI({ apiKey, baseURL: baseUrl, ...(fetch ? { fetch } : {}) });
+function openai({ baseUrl, apiKey }: Target): Contender {
+  const client = new OpenAI({ apiKey, baseURL: baseUrl });
   return {
     name: 'openai',
     getProject: (id) => client.get(`/v1/projects/${encodeURIComponent(id)}`),

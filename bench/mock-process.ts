@@ -26,9 +26,21 @@ export interface MockProcess {
   stop(): Promise<void>;
 }
 
+/** Options of {@link startMockProcess}. */
+export interface MockProcessOptions {
+  /**
+   * Milliseconds the service waits before every answer (the mock's `latencyMs`); it stays through
+   * resets. 0, the default, makes each request cost the server as little as the mock allows.
+   */
+  latencyMs?: number;
+}
+
 /** Forks bench/mock-server.ts and waits until it listens. */
-export async function startMockProcess(): Promise<MockProcess> {
-  const child = fork(fileURLToPath(new URL('./mock-server.ts', import.meta.url)), [], {
+export async function startMockProcess({
+  latencyMs = 0,
+}: MockProcessOptions = {}): Promise<MockProcess> {
+  const script = fileURLToPath(new URL('./mock-server.ts', import.meta.url));
+  const child = fork(script, [String(latencyMs)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -6,8 +6,15 @@
 import { startMockServer } from '../dist/testing/index.js';
 import type { MockMessage, ParentMessage } from './mock-process.js';
 
-// No latency and no key list: every request costs the server as little as the mock allows.
-const server = await startMockServer();
+// Argument: the latency in milliseconds (see MockProcessOptions). No key list: any key is accepted,
+// so that checking keys costs the server as little as the mock allows.
+const latencyMs = Number(process.argv[2] ?? '0');
+if (!Number.isFinite(latencyMs) || latencyMs < 0) {
+  throw new Error(
+    `mock-server.ts: latency must be a number of milliseconds, got ${process.argv[2]}`,
+  );
+}
+const server = await startMockServer({ latencyMs });
 
 function reply(message: MockMessage): void {
   process.send?.(message);
@@ -16,7 +23,8 @@ function reply(message: MockMessage): void {
 process.on('message', (message: ParentMessage) => {
   if (message.type === 'reset') {
     // Drops the request log, the idempotency records and the projects, which would otherwise
-    // grow through the run and make the server's garbage collection costlier as it goes.
+    // grow through the run and make the server's garbage collection costlier as it goes. The
+    // latency given at start stays.
     server.service.reset();
     reply({ type: 'reset-done' });
   }

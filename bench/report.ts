@@ -1,15 +1,17 @@
 /** Markdown tables of the measurements, as docs/performance.md shows them. */
+import type { Allocations } from './allocation.js';
 import type { BundleSize } from './bundle-size.js';
 import type { ColdImport } from './cold-import.js';
 import type { ContenderName } from './contenders.js';
 import type { HeapResult } from './heap.js';
-import type { BurstTimings, Timings } from './latency.js';
+import { type BurstTimings, pairedRatio, type Timings } from './latency.js';
 import type { Overheads } from './overhead.js';
 
 const us = (value: number) => `${value.toFixed(0)} µs`;
 const us1 = (value: number) => `${value.toFixed(1)} µs`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const signedKib = (bytes: number) => `${bytes < 0 ? '−' : '+'}${kib(Math.abs(bytes))}`;
 const ratio = (value: number) => `${value.toFixed(2)}x`;
 
 function table(header: string[], rows: string[][]): string {
@@ -17,11 +19,18 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** One row per operation and client: median and p90, and each as a ratio to raw fetch's. */
+/** The floor an SDK built on ky is compared with, beside raw fetch. */
+const KY_FLOOR: ContenderName = 'ky+policy';
+
+/**
+ * One row per operation and client: median and p90, each as a ratio to raw fetch's, and the
+ * median as a ratio to ky + policy's.
+ */
 export function latencyTable(operations: ReadonlyArray<[string, Timings]>): string {
   const rows: string[][] = [];
   for (const [operation, timings] of operations) {
     const floor = timings.get('fetch');
+    const kyFloor = timings.get(KY_FLOOR);
     for (const [name, summary] of timings) {
       rows.push([
         operation,
@@ -30,24 +39,71 @@ export function latencyTable(operations: ReadonlyArray<[string, Timings]>): stri
         us(summary.p90),
         floor ? ratio(summary.median / floor.median) : '',
         floor ? ratio(summary.p90 / floor.p90) : '',
+        kyFloor ? ratio(summary.median / kyFloor.median) : '',
       ]);
     }
   }
-  return table(['operation', 'client', 'median', 'p90', 'median ÷ fetch', 'p90 ÷ fetch'], rows);
+  return table(
+    [
+      'operation',
+      'client',
+      'median',
+      'p90',
+      'median ÷ fetch',
+      'p90 ÷ fetch',
+      `median ÷ ${KY_FLOOR}`,
+    ],
+    rows,
+  );
 }
 
-/** Bursts: time per request, and the ratio to raw fetch paired round by round. */
-export function burstTable({ timings, ratios }: BurstTimings): string {
+/** Bursts: time per request, and the ratios to raw fetch and to ky + policy, round by round. */
+export function burstTable(burst: BurstTimings): string {
   return table(
-    ['client', 'median', 'p90', 'median of round ratios ÷ fetch', 'p90 of round ratios'],
-    [...timings].map(([name, summary]) => {
-      const paired = ratios.get(name);
+    [
+      'client',
+      'median',
+      'p90',
+      '÷ fetch (median of rounds)',
+      '÷ fetch (p90 of rounds)',
+      `÷ ${KY_FLOOR} (median of rounds)`,
+    ],
+    [...burst.timings].map(([name, summary]) => {
+      const toFetch = pairedRatio(burst, name, 'fetch');
+      const toKy = pairedRatio(burst, name, KY_FLOOR);
       return [
         name,
         us(summary.median),
         us(summary.p90),
-        paired ? ratio(paired.median) : '',
-        paired ? ratio(paired.p90) : '',
+        toFetch ? ratio(toFetch.median) : '',
+        toFetch ? ratio(toFetch.p90) : '',
+        toKy ? ratio(toKy.median) : '',
+      ];
+    }),
+  );
+}
+
+/** Bursts against a slow server, read as throughput: requests per second and its ratio to fetch's. */
+export function throughputTable(burst: BurstTimings): string {
+  return table(
+    [
+      'client',
+      'time per request (median)',
+      'requests per second',
+      'throughput ÷ fetch (median of rounds)',
+      'lowest round',
+    ],
+    [...burst.timings].map(([name, summary]) => {
+      const toFetch = pairedRatio(burst, name, 'fetch', { inverse: true });
+      const rounds = burst.rounds.get(name) ?? [];
+      const fetchRounds = burst.rounds.get('fetch') ?? [];
+      const lowest = Math.min(...rounds.map((value, i) => (fetchRounds[i] ?? Number.NaN) / value));
+      return [
+        name,
+        us(summary.median),
+        (1e6 / summary.median).toFixed(0),
+        toFetch ? ratio(toFetch.median) : '',
+        ratio(lowest),
       ];
     }),
   );
@@ -97,6 +153,18 @@ export function overheadTable(results: Overheads): string {
     }
   }
   return table(['operation', 'client', 'median', 'p90', 'median − fetch'], rows);
+}
+
+/** Heap allocated per call with a stub fetch, and the difference to ky + policy's. */
+export function allocationTable(results: Allocations): string {
+  const rows: string[][] = [];
+  for (const [operation, perContender] of results) {
+    const floor = perContender.get(KY_FLOOR);
+    for (const [name, bytes] of perContender) {
+      rows.push([operation, name, kib(bytes), floor === undefined ? '' : signedKib(bytes - floor)]);
+    }
+  }
+  return table(['operation', 'client', 'allocated per call', `− ${KY_FLOOR}`], rows);
 }
 
 export function bundleTable(sizes: readonly BundleSize[]): string {
