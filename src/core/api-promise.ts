@@ -12,7 +12,7 @@
 export interface WithResponse<T> {
   /** The parsed, validated body: what awaiting the call gives. */
   data: T;
-  /** The HTTP response (its body has already been read). */
+  /** The HTTP response. Its body has already been read; its `text()` and `json()` give it again. */
   response: Response;
   /** The `x-request-id` the service gave the response, for support requests. */
   requestId: string | undefined;

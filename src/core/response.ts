@@ -1,5 +1,5 @@
 /**
- * Reading what the service answered: a buffered copy of each response for ky, the error a non-2xx
+ * Reading what the service answered: each response with its body read, for ky, the error a non-2xx
  * answer stands for, and the error for a 2xx body that is not what the contract says. Whatever a
  * server echoes of a secret (the bearer token, a client secret) is redacted here, before it can reach an error.
  */
@@ -14,22 +14,19 @@ import {
 import { serverRetryAfter } from './retry-policy.js';
 import { validate } from './validation.js';
 
-/** Statuses whose responses may not carry a body (the Response constructor refuses one). */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
 /**
- * A response whose body is already read, so that ky's own body read finds it at once: the read
- * happened inside the attempt, under its deadline, where a dropped connection is retried.
+ * The response an attempt got, its body already read into `text`, handed on as it is with
+ * `text()` and `json()` giving that text again: ky's own body read (`.json(schema)`) then finds it
+ * at once, and so does a `withResponse()` caller. The read happened inside the attempt, under its
+ * deadline, where a dropped connection is retried. A copy of the response would do the same at
+ * the cost of a second body stream and a second read on every call (docs/performance.md).
  */
-export function bufferedResponse(response: Response, text: string): Response {
-  const copy = new Response(NULL_BODY_STATUSES.has(response.status) ? null : text, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
+export function withBodyRead(response: Response, text: string): Response {
+  Object.defineProperties(response, {
+    text: { value: () => Promise.resolve(text), configurable: true },
+    json: { value: () => Promise.resolve(text).then(JSON.parse), configurable: true },
   });
-  // A constructed Response has no URL; callers of withResponse() may want the one that answered.
-  if (response.url) Object.defineProperty(copy, 'url', { value: response.url });
-  return copy;
+  return response;
 }
 
 /** The error a non-2xx response stands for, its body and headers cleared of the secrets. */

@@ -24,7 +24,7 @@ import { AgentChatError, APIUserAbortError, RequestValidationError } from './err
 import type { Log } from './logger.js';
 import { type Middleware, type MiddlewareContext, runMiddleware } from './middleware.js';
 import { type RequestOptions, requestOptionsSchema } from './options.js';
-import { bufferedResponse } from './response.js';
+import { withBodyRead } from './response.js';
 import { retryDelay, retryOptions } from './retry-policy.js';
 import { toAgentChatError } from './to-agentchat-error.js';
 import { validate } from './validation.js';
@@ -174,7 +174,7 @@ export class Transport {
       fetch: (request) => this.#attempt(request as Request, call),
     };
     const data = (await this.#ky(call.site.path, options).json(call.endpoint.output)) as Output;
-    // The attempt that succeeded left its response here; ky has read its buffered copy.
+    // The attempt that succeeded left its response here, its body read.
     const response = call.response?.response as Response;
     if (log) logAttempt(log, 'debug', call, { kind: 'response', response });
     return { data, response, requestId: response.headers.get('x-request-id') ?? undefined };
@@ -260,9 +260,8 @@ export class Transport {
     const { response, text } = await (this.#config.fetch
       ? Promise.race([exchange, abortion(request.signal)])
       : exchange);
-    const buffered = bufferedResponse(response, text);
-    call.response = { response: buffered, text };
-    return buffered;
+    call.response = { response: withBodyRead(response, text), text };
+    return response;
   }
 
   /**

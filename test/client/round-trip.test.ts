@@ -149,3 +149,14 @@ describe('headers', () => {
     });
   });
 });
+
+describe('withResponse', () => {
+  it('gives the response whose body was read, with text() and json() giving it again', async () => {
+    const { data, response } = await client()
+      .projects.create({ name: 'Read twice', agentId: 'a' })
+      .withResponse();
+    expect(response.url).toBe(`${mock.baseUrl}/v1/projects`);
+    expect(await response.json()).toEqual(data);
+    expect(JSON.parse(await response.text())).toEqual(data);
+  });
+});
