@@ -1,18 +1,8 @@
-import { setupWorker } from 'msw/browser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockService } from '../../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { useWorkerMock } from '../helpers/use-worker-mock.js';
 
 // A mock under another origin than the page's, served by msw's service worker.
-const service = createMockService({ baseUrl: 'https://agentchat.test/api', apiKeys: ['sk_web'] });
-const worker = setupWorker(...service.handlers);
-beforeAll(async () => {
-  await worker.start({
-    serviceWorker: { url: '/mockServiceWorker.js' },
-    onUnhandledFrame: 'bypass',
-    quiet: true,
-  });
-});
-afterAll(() => worker.stop());
+const service = useWorkerMock({ baseUrl: 'https://agentchat.test/api', apiKeys: ['sk_web'] });
 
 describe('mock service for another origin, in the service worker', () => {
   it('answers the page without a preflight, every header readable', async () => {

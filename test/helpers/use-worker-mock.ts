@@ -8,10 +8,10 @@ import {
 
 /**
  * A mock service behind msw's service worker for one browser test file. Its base URL is on the
- * page's own origin: the worker only sees requests to its origin (and `/api` is free there).
+ * page's own origin (where `/api` is free) unless `baseUrl` puts it on another.
  */
-export function useWorkerMock(options: Omit<MockServiceOptions, 'baseUrl'>): MockService {
-  const service = createMockService({ ...options, baseUrl: `${location.origin}/api` });
+export function useWorkerMock(options: MockServiceOptions): MockService {
+  const service = createMockService({ baseUrl: `${location.origin}/api`, ...options });
   const worker = setupWorker(...service.handlers);
   beforeAll(async () => {
     await worker.start({
