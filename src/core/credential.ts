@@ -48,25 +48,22 @@ export interface Authorization {
   readonly secrets: readonly string[];
 }
 
-/** Where each attempt's Authorization comes from. */
-export interface Credential {
-  /**
-   * True when asking again may give another value: each retry then asks again, and a call the
-   * service answers 401 is replayed once with a fresh one.
-   */
-  readonly renewable: boolean;
-  authorize(context: ApiKeyContext): Promise<Authorization>;
-}
+/**
+ * Where each attempt's Authorization comes from: `fixed`, the same on every attempt (a key given
+ * as a string, a client's id and secret), or `renew`, asked before every attempt (a token
+ * function), in which case a call the service answers 401 is replayed once with a fresh one.
+ */
+export type Credential =
+  | { readonly fixed: Authorization }
+  | { readonly renew: (context: ApiKeyContext) => Promise<Authorization> };
 
 /** A credential sending `Authorization: Bearer <key>`, the key given or handed out by a function. */
 export function bearerCredential(apiKey: string | ApiKeyFunction): Credential {
   if (typeof apiKey === 'string') {
-    const authorization = { header: `Bearer ${apiKey}`, token: apiKey, secrets: [apiKey] };
-    return { renewable: false, authorize: async () => authorization };
+    return { fixed: { header: `Bearer ${apiKey}`, token: apiKey, secrets: [apiKey] } };
   }
   return {
-    renewable: true,
-    authorize: async (context) => {
+    renew: async (context) => {
       const token = await callApiKey(apiKey, context);
       return { header: `Bearer ${token}`, token, secrets: [token] };
     },

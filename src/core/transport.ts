@@ -19,7 +19,7 @@ import type { APIPromise, WithResponse } from './api-promise.js';
 import { apiPromise } from './api-promise.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, type Endpoint } from './call.js';
-import type { Credential } from './credential.js';
+import type { Authorization, Credential } from './credential.js';
 import { AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
 import { type Middleware, type MiddlewareContext, runMiddleware } from './middleware.js';
@@ -60,11 +60,11 @@ export class Transport {
     // Our defaults first, so that the client's own headers replace them.
     const defaults: Record<string, string> = { accept: 'application/json' };
     if (config.userAgent) defaults['user-agent'] = config.userAgent;
-    const stampCall: BeforeRequestHook = async ({ request, options }) => {
+    const stampCall: BeforeRequestHook = ({ request, options }) => {
       const call = callOf(options);
       const key = call.options.idempotencyKey;
       if (key !== undefined) request.headers.set('idempotency-key', key);
-      await this.#authorize(request, call);
+      return this.#authorize(request, call);
     };
     // A key from a function may change between attempts (a refreshed token); a fixed one never
     // does, and ky re-sends a copy of the first attempt's request, headers included.
@@ -75,7 +75,7 @@ export class Transport {
       headers: { ...defaults, ...headers },
       hooks: {
         beforeRequest: [stampCall],
-        beforeRetry: config.credential.renewable ? [reauthorize] : [],
+        beforeRetry: 'renew' in config.credential ? [reauthorize] : [],
       },
     });
   }
@@ -186,7 +186,7 @@ export class Transport {
    */
   #shouldReplay(call: Call, error: unknown): boolean {
     return (
-      this.#config.credential.renewable &&
+      'renew' in this.#config.credential &&
       !call.replayed &&
       !call.options.signal?.aborted &&
       isHTTPError(error) &&
@@ -280,17 +280,26 @@ export class Transport {
   }
 
   /**
-   * Puts the credential on an attempt's request. The first attempt of a replay tells a token
-   * function which token the service refused.
+   * Puts the credential on an attempt's request: at once when it is fixed, else once the key
+   * function has answered. The first attempt of a replay tells the function which token the
+   * service refused.
    */
-  async #authorize(request: Request, call: Call): Promise<void> {
+  #authorize(request: Request, call: Call): void | Promise<void> {
+    const { credential } = this.#config;
+    if ('fixed' in credential) return stamp(request, call, credential.fixed);
     const rejected = call.rejectedToken;
     call.rejectedToken = undefined;
-    const context = rejected === undefined ? {} : { rejected };
-    const authorization = await this.#config.credential.authorize(context);
-    call.authorization = authorization;
-    if (authorization.header !== undefined)
-      request.headers.set('authorization', authorization.header);
+    return credential
+      .renew(rejected === undefined ? {} : { rejected })
+      .then((authorization) => stamp(request, call, authorization));
+  }
+}
+
+/** Puts an Authorization on an attempt's request, and on the call, for what it must redact. */
+function stamp(request: Request, call: Call, authorization: Authorization): void {
+  call.authorization = authorization;
+  if (authorization.header !== undefined) {
+    request.headers.set('authorization', authorization.header);
   }
 }
 

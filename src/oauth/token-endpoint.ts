@@ -63,13 +63,11 @@ export function tokenEndpoint(settings: TokenSettings): TokenEndpoint {
   if (settings.authMethod === 'client_secret_post') {
     form.client_id = settings.clientId;
     form.client_secret = settings.clientSecret;
-    const authorization = { header: undefined, secrets };
-    credential = { renewable: false, authorize: async () => authorization };
+    credential = { fixed: { header: undefined, secrets } };
   } else {
     // RFC 6749 section 2.3.1: each part form-encoded, then joined by a colon, then Base64.
     const basic = btoa(`${formEncode(settings.clientId)}:${formEncode(settings.clientSecret)}`);
-    const authorization = { header: `Basic ${basic}`, secrets: [basic, ...secrets] };
-    credential = { renewable: false, authorize: async () => authorization };
+    credential = { fixed: { header: `Basic ${basic}`, secrets: [basic, ...secrets] } };
   }
   return {
     name: 'oauth.token',
