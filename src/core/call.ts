@@ -51,7 +51,7 @@ export class Call {
   replayed = false;
   /** The token the service refused, until the replay's first attempt has told the key function. */
   rejectedToken: string | undefined;
-  /** The SDK error the latest failure was read as, so that it is read once. */
+  /** The SDK error the latest attempt's failure was read as, so that it is read once. */
   failure: { readonly source: unknown; readonly error: AgentChatError } | undefined;
 
   constructor(
@@ -80,5 +80,7 @@ export class Call {
     this.request = request;
     this.response = undefined;
     this.attemptError = undefined;
+    // A custom fetch may throw the same error object on every attempt; each is a failure of its own.
+    this.failure = undefined;
   }
 }

@@ -13,7 +13,7 @@ import {
 } from './errors/index.js';
 import { apiErrorOf, invalidBodyError } from './response.js';
 
-/** Reads what a call failed with as an SDK error; the same failure always gives the same error. */
+/** Reads what a call failed with as an SDK error; within an attempt, the same failure gives the same error. */
 export function toAgentChatError(error: unknown, call: Call): AgentChatError {
   const cached = call.failure;
   if (cached && cached.source === error) return cached.error;
@@ -39,8 +39,9 @@ function map(error: unknown, call: Call): AgentChatError {
   // connection dropped while the body was read.
   if (isNetworkError(error)) return new APIConnectionError(site, error.cause, call.attempts);
   // Anything else the attempt's fetch threw (a custom fetch's own error) is a failed connection too.
-  if (error === call.attemptError && error !== undefined)
-    return new APIConnectionError(site, error);
+  if (error === call.attemptError && error !== undefined) {
+    return new APIConnectionError(site, error, call.attempts);
+  }
   // A 2xx body that breaks the schema, or is not JSON at all (JSON.parse's raw SyntaxError).
   if ((error instanceof SchemaValidationError || error instanceof SyntaxError) && answered) {
     const { response, text } = answered;

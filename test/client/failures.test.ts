@@ -119,6 +119,27 @@ describe('a connection', () => {
     expectClean(error);
   });
 
+  it('that a custom fetch fails is an APIConnectionError counting every attempt', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const proxyDown = new Error('proxy down');
+    let calls = 0;
+    const failing = async () => {
+      calls++;
+      throw proxyDown;
+    };
+    const outcome = get({ fetch: failing, maxRetries: 2 });
+    await vi.runAllTimersAsync();
+    const error = await outcome;
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).cause).toBe(proxyDown);
+    expect((error as APIConnectionError).attempts).toBe(3);
+    expect((error as Error).message).toBe(
+      'GET /v1/projects/proj_1 could not reach the service (proxy down) after 3 attempts',
+    );
+    expect(calls).toBe(3);
+    expectClean(error);
+  });
+
   it('dropped in the middle of the body is retried like any connection failure', async () => {
     script = [dropMidBody];
     const result = await client({ maxRetries: 1 }).projects.get('proj_1');
