@@ -6,10 +6,9 @@ import { retryDefaults } from './core/retry-policy.js';
 import { Transport } from './core/transport.js';
 import { validate } from './core/validation.js';
 import { readEnv } from './internal/env.js';
-import { isBrowserLike } from './internal/platform.js';
+import { isBrowserLike, userAgent } from './internal/platform.js';
 import { Chat } from './resources/chat.js';
 import { Projects } from './resources/projects.js';
-import { VERSION } from './version.js';
 
 /**
  * The client's defaults, in one place (the retry policy's numbers live in `retryDefaults`).
@@ -102,8 +101,7 @@ export class Client {
       headers,
       middleware,
       fetch: options.fetch,
-      // Browsers forbid setting User-Agent; elsewhere it tells the service which SDK called.
-      userAgent: browser ? undefined : `agentchat-js/${VERSION}`,
+      userAgent: userAgent(),
       log: createLog(
         options.logger ?? globalThis.console,
         options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'off'),

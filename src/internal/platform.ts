@@ -1,3 +1,5 @@
+import { VERSION } from '../version.js';
+
 /**
  * True in a web page or a web worker: places where anyone who opens the page can read a key.
  * Server runtimes that borrow browser globals (Deno, Bun, Cloudflare Workers) are not browsers.
@@ -15,4 +17,12 @@ export function isBrowserLike(): boolean {
     globalThis instanceof g.WorkerGlobalScope &&
     g.navigator?.userAgent !== 'Cloudflare-Workers'
   );
+}
+
+/**
+ * The `User-Agent` every request sends, naming this SDK to the service; `undefined` in a browser,
+ * which forbids setting it.
+ */
+export function userAgent(): string | undefined {
+  return isBrowserLike() ? undefined : `agentchat-js/${VERSION}`;
 }

@@ -9,8 +9,7 @@ import { AgentChatError, APIError, OAuthError } from '../core/errors/index.js';
 import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
 import { Transport } from '../core/transport.js';
 import { validate } from '../core/validation.js';
-import { isBrowserLike } from '../internal/platform.js';
-import { VERSION } from '../version.js';
+import { userAgent } from '../internal/platform.js';
 import { type TokenEndpoint, tokenEndpoint } from './token-endpoint.js';
 
 /**
@@ -144,7 +143,7 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
     timeout: defaults.timeout,
     headers: {},
     fetch: settings.fetch,
-    userAgent: isBrowserLike() ? undefined : `agentchat-js/${VERSION}`,
+    userAgent: userAgent(),
     log: undefined,
     middleware: [],
   });
