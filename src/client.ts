@@ -1,12 +1,12 @@
 import { bearerCredential } from './core/credential.js';
-import { AgentChatError } from './core/errors/index.js';
+import { AgentChatError, cut } from './core/errors/index.js';
 import { createLog, isLogLevel } from './core/logger.js';
 import { type ClientOptions, clientOptionsSchema } from './core/options.js';
 import { retryDefaults } from './core/retry-policy.js';
 import { Transport } from './core/transport.js';
 import { validate } from './core/validation.js';
 import { readEnv } from './internal/env.js';
-import { isBrowserLike, userAgent } from './internal/platform.js';
+import { isBrowserLike, isLoopback, userAgent } from './internal/platform.js';
 import { Chat } from './resources/chat.js';
 import { Projects } from './resources/projects.js';
 
@@ -24,6 +24,10 @@ export const clientDefaults = {
   maxRetries: retryDefaults.maxRetries,
   /** How long one attempt may take, in ms. */
   timeout: 60_000,
+  /** The largest response body read, in bytes, after content decoding (10 MiB). */
+  maxResponseBytes: 10 * 1024 * 1024,
+  /** How much is logged: only what needs fixing. */
+  logLevel: 'warn',
 } as const;
 
 /**
@@ -93,19 +97,29 @@ export class Client {
     const middleware = [...(options.middleware ?? [])];
     this.#options = { ...options, apiKey, baseUrl: this.baseUrl, headers, middleware };
     const envLevel = readEnv('AGENTCHAT_LOG');
+    const log = createLog(
+      options.logger ?? globalThis.console,
+      options.logLevel ?? (isLogLevel(envLevel) ? envLevel : clientDefaults.logLevel),
+    );
+    const { protocol, hostname } = new URL(this.baseUrl);
+    if (protocol === 'http:' && !isLoopback(hostname)) {
+      log?.(
+        'warn',
+        `baseUrl ${cut(this.baseUrl)} is plain http to a host other than this machine: the API key travels in clear text. Use https.`,
+      );
+    }
     const transport = new Transport({
       credential: bearerCredential(apiKey),
       baseUrl: this.baseUrl,
       maxRetries: this.maxRetries,
       timeout: this.timeout,
+      totalTimeout: options.totalTimeout,
+      maxResponseBytes: options.maxResponseBytes ?? clientDefaults.maxResponseBytes,
       headers,
       middleware,
       fetch: options.fetch,
       userAgent: userAgent(),
-      log: createLog(
-        options.logger ?? globalThis.console,
-        options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'off'),
-      ),
+      log,
     });
     this.projects = new Projects(transport);
     this.chat = new Chat(transport);
@@ -150,6 +164,13 @@ function resolveBaseUrl(baseUrl: string | undefined): string {
     throw new AgentChatError(
       'Missing base URL: pass the baseUrl option or set the AGENTCHAT_BASE_URL environment variable ' +
         '(the service root before /v1, such as https://host/api).',
+    );
+  }
+  // The URL parser would drop line breaks and tabs and encode spaces: a different address from
+  // the one written, silently.
+  if (!/^[!-~\u00a1-\uffff]*$/.test(baseUrl)) {
+    throw new AgentChatError(
+      `Invalid baseUrl ${JSON.stringify(cut(baseUrl))}: it must not contain whitespace or control characters.`,
     );
   }
   let url: URL;

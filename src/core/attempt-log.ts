@@ -1,6 +1,7 @@
 import type { AttemptEnd, Call } from './call.js';
-import { APIError } from './errors/index.js';
+import { APIError, describeCall } from './errors/index.js';
 import type { Log } from './logger.js';
+import { requestIdOf, scrub } from './redaction.js';
 
 /**
  * Logs how one attempt ended: method, path, status (or the error's name), attempt, duration, the
@@ -16,7 +17,7 @@ export function logAttempt(
   const { site } = call;
   const [status, requestId]: [number | string, string | undefined] =
     end.kind === 'response'
-      ? [end.response.status, end.response.headers.get('x-request-id') ?? undefined]
+      ? [end.response.status, requestIdOf(end.response.headers, call.secrets)]
       : end.error instanceof APIError
         ? [end.error.status, end.error.requestId]
         : [end.error.name, undefined];
@@ -26,10 +27,11 @@ export function logAttempt(
   const label = `attempt ${attempt}/${maxAttempts}`;
   const retryNote = wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`;
   const headers: Record<string, string> = {};
-  for (const [name, value] of call.request?.headers ?? []) headers[name] = value;
+  for (const [name, value] of call.request?.headers ?? [])
+    headers[name] = scrub(value, call.secrets);
   // The credentials are never put in; the logger also redacts other secrets by their names.
   if (headers.authorization !== undefined) headers.authorization = '[redacted]';
-  log(level, `${site.method} ${site.path} → ${status} (${label}, ${durationMs} ms)${retryNote}`, {
+  log(level, `${describeCall(site)} → ${status} (${label}, ${durationMs} ms)${retryNote}`, {
     method: site.method,
     path: site.path,
     status,

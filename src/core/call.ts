@@ -20,6 +20,12 @@ export interface Endpoint<Input, Output> {
    * @default 'json'
    */
   readonly encoding?: 'json' | 'form';
+  /**
+   * The largest body this operation's answer may have, in bytes, below the call's own
+   * `maxResponseBytes`: a token response is a few hundred bytes, so it gets 64 KiB.
+   * @default the call's `maxResponseBytes`
+   */
+  readonly maxResponseBytes?: number;
   readonly output: z.ZodMiniType<Output>;
 }
 
@@ -45,8 +51,13 @@ export class Call {
   attemptError: unknown;
   /** The latest attempt's Authorization. */
   authorization: Authorization | undefined;
-  /** True once a middleware has thrown: the call ends, unretried. */
+  /**
+   * True once an attempt ended the call on purpose (a middleware threw, a redirect, a body past
+   * the limit): the error stands, unretried.
+   */
   stopped = false;
+  /** When the call must be over (`Date.now()` time), from its `totalTimeout`; else infinity. */
+  readonly deadline: number;
   /** True once the call has been replayed after a 401 (it is, at most once). */
   replayed = false;
   /** The token the service refused, until the replay's first attempt has told the key function. */
@@ -60,13 +71,22 @@ export class Call {
     readonly options: {
       readonly signal: AbortSignal | undefined;
       readonly timeout: number;
+      /** The whole call's limit, in ms, when it has one. */
+      readonly totalTimeout: number | undefined;
+      /** The largest body an attempt reads, in bytes. */
+      readonly maxResponseBytes: number;
       readonly maxRetries: number;
       /** Sent on every attempt of a POST, so the service can tell a retry from a new request. */
       readonly idempotencyKey: string | undefined;
       /** Run around every attempt: the client's, then the call's. */
       readonly middleware: readonly Middleware[];
     },
-  ) {}
+  ) {
+    this.deadline =
+      options.totalTimeout === undefined
+        ? Number.POSITIVE_INFINITY
+        : Date.now() + options.totalTimeout;
+  }
 
   /** Secrets a server might echo back into what an error would show. */
   get secrets(): readonly string[] {

@@ -28,6 +28,18 @@ export interface RequestOptions {
    */
   timeout?: number | undefined;
   /**
+   * How long the whole call may take, in ms: every attempt and every wait between them. The call
+   * ends with `APITimeoutError` the moment the next wait would pass it.
+   * @default the client's `totalTimeout` (none)
+   */
+  totalTimeout?: number | undefined;
+  /**
+   * The largest response body to read, in bytes, counted after content decoding. A larger one
+   * ends the call with `ResponseTooLargeError`, unretried.
+   * @default the client's `maxResponseBytes` (10 MiB)
+   */
+  maxResponseBytes?: number | undefined;
+  /**
    * How many times to retry a failed attempt.
    * @default the client's `maxRetries` (2)
    */
@@ -98,6 +110,24 @@ export interface ClientOptions {
    */
   timeout?: number | undefined;
   /**
+   * How long a whole call may take, in ms: every attempt and every wait between them. A call ends
+   * with `APITimeoutError` the moment the next wait would pass it.
+   * @default none: each attempt is bounded by `timeout`, and there are at most `maxRetries` retries
+   * @example
+   * ```ts
+   * // However the service answers, a call is over within 10 s.
+   * new Client({ baseUrl: 'https://host/api', timeout: 4_000, totalTimeout: 10_000 });
+   * ```
+   */
+  totalTimeout?: number | undefined;
+  /**
+   * The largest response body to read, in bytes, counted after content decoding (a small gzip can
+   * unpack to gigabytes). A larger one ends the call with `ResponseTooLargeError`, unretried; the
+   * rest of it is never read, so memory stays bounded by this limit.
+   * @default 10485760 (10 MiB)
+   */
+  maxResponseBytes?: number | undefined;
+  /**
    * Headers sent with every call, such as a tracing header.
    * @default {}
    */
@@ -113,8 +143,9 @@ export interface ClientOptions {
    */
   logger?: Logger | undefined;
   /**
-   * How much to log: `debug` logs a line per attempt with method, path, status, attempt and wait.
-   * @default process.env.AGENTCHAT_LOG, else 'off'
+   * How much to log: `debug` logs a line per attempt with method, path, status, attempt and wait;
+   * `warn` (the default) only what needs fixing, such as a plain-`http` `baseUrl` to a remote host.
+   * @default process.env.AGENTCHAT_LOG, else 'warn'
    */
   logLevel?: LogLevel | undefined;
   /**
@@ -135,6 +166,7 @@ export interface ClientOptions {
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 const timeoutSchema = z.number().check(z.positive(), z.lte(MAX_TIMEOUT_MS));
+const maxResponseBytesSchema = z.number().check(z.positive());
 // z.int() would pull zod's number formats into every browser bundle (0.4 KiB min+gzip).
 const maxRetriesSchema = z.number().check(
   z.superRefine((value, context) => {
@@ -179,6 +211,8 @@ const middlewareSchema = z.array(
 export const requestOptionsSchema = z.strictObject({
   signal: z.optional(abortSignal),
   timeout: z.optional(timeoutSchema),
+  totalTimeout: z.optional(timeoutSchema),
+  maxResponseBytes: z.optional(maxResponseBytesSchema),
   maxRetries: z.optional(maxRetriesSchema),
   headers: z.optional(headersSchema),
   idempotencyKey: z.optional(
@@ -197,11 +231,13 @@ export const clientOptionsSchema = z.strictObject({
             ? undefined
             : typeof value !== 'string'
               ? 'expected a string or a function returning one'
-              : value === ''
-                ? 'must not be empty'
-                : headerValue.test(value)
-                  ? undefined
-                  : headerValueMessage;
+              : value.trim() === ''
+                ? 'must not be empty or blank'
+                : value.trim() !== value
+                  ? 'must not start or end with whitespace'
+                  : headerValue.test(value)
+                    ? undefined
+                    : headerValueMessage;
         if (problem) context.addIssue({ code: 'custom', message: problem, input: value });
       }),
     ),
@@ -209,6 +245,8 @@ export const clientOptionsSchema = z.strictObject({
   baseUrl: z.optional(z.string()),
   maxRetries: z.optional(maxRetriesSchema),
   timeout: z.optional(timeoutSchema),
+  totalTimeout: z.optional(timeoutSchema),
+  maxResponseBytes: z.optional(maxResponseBytesSchema),
   headers: z.optional(headersSchema),
   fetch: z.optional(
     z.custom<typeof globalThis.fetch>((v) => typeof v === 'function', {

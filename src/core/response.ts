@@ -1,9 +1,11 @@
 /**
  * Reading what the service answered: each response with its body read, for ky, the error a non-2xx
  * answer stands for, and the error for a 2xx body that is not what the contract says. Whatever a
- * server echoes of a secret (the bearer token, a client secret) is redacted here, before it can reach an error.
+ * server echoes of a secret (the bearer token, a client secret, an issued token) is redacted here,
+ * before it can reach an error.
  */
 import type * as z from 'zod/mini';
+import { isTooDeep, MAX_JSON_DEPTH } from '../internal/json.js';
 import {
   type APIError,
   type CallSite,
@@ -11,6 +13,7 @@ import {
   ResponseValidationError,
   type ValidationIssue,
 } from './errors/index.js';
+import { requestIdOf, scrub, scrubHeaders } from './redaction.js';
 import { serverRetryAfter } from './retry-policy.js';
 import { validate } from './validation.js';
 
@@ -24,7 +27,7 @@ import { validate } from './validation.js';
 export function withBodyRead(response: Response, text: string): Response {
   Object.defineProperties(response, {
     text: { value: () => Promise.resolve(text), configurable: true },
-    json: { value: () => Promise.resolve(text).then(JSON.parse), configurable: true },
+    json: { value: () => Promise.resolve(text).then(parseJson), configurable: true },
   });
   return response;
 }
@@ -59,7 +62,14 @@ export function invalidBodyError(
   schema: z.ZodMiniType<unknown>,
 ): ResponseValidationError {
   const body = parseBody(text);
-  let issues: ValidationIssue[] = [{ path: '', message: 'the body is not JSON' }];
+  let issues: ValidationIssue[] = [
+    {
+      path: '',
+      message: isTooDeep(text)
+        ? `the body is nested deeper than ${MAX_JSON_DEPTH} levels`
+        : 'the body is not JSON',
+    },
+  ];
   if (body.json) {
     const result = validate(schema, body.value);
     issues = result.ok ? [{ path: '', message: 'the body did not validate' }] : result.issues;
@@ -68,37 +78,30 @@ export function invalidBodyError(
     site,
     {
       status: response.status,
-      requestId: response.headers.get('x-request-id') ?? undefined,
+      requestId: requestIdOf(response.headers, secrets),
       body: parseBody(scrub(text, secrets)).value,
     },
     issues,
   );
 }
 
+/**
+ * Reads a 2xx body as JSON, for ky. JSON nested deeper than any real answer is refused as if it
+ * were not JSON at all: parsed, it would overflow the stack of whatever walks it next (a
+ * validator, `JSON.stringify`, `util.inspect`) with a raw `RangeError`.
+ */
+export function parseJson(text: string): unknown {
+  if (isTooDeep(text)) throw new SyntaxError('nested too deep');
+  return JSON.parse(text);
+}
+
+/** A body for an error's `.body`: JSON when it parses (and is not too deep), else the text. */
 function parseBody(text: string): { json: boolean; value: unknown } {
   if (text === '') return { json: false, value: undefined };
+  if (isTooDeep(text)) return { json: false, value: text };
   try {
     return { json: true, value: JSON.parse(text) };
   } catch {
     return { json: false, value: text };
   }
-}
-
-/** Headers that echo a secret back (a proxy's debug header) would show it in an inspected error. */
-function scrubHeaders(headers: Headers, secrets: readonly string[]): Headers {
-  const values = [...headers];
-  if (!values.some(([, value]) => scrub(value, secrets) !== value)) return headers;
-  const scrubbed = new Headers();
-  for (const [name, value] of values) scrubbed.append(name, scrub(value, secrets));
-  return scrubbed;
-}
-
-/** A server that echoes a secret back must not put it into an error's message or body. */
-function scrub(text: string, secrets: readonly string[]): string {
-  let scrubbed = text;
-  for (const secret of secrets) {
-    // Values too short to be real secrets would match by chance and mangle the body.
-    if (secret.length >= 8) scrubbed = scrubbed.replaceAll(secret, '[redacted]');
-  }
-  return scrubbed;
 }

@@ -39,13 +39,25 @@ export function isRetryableStatus(status: number): boolean {
 /**
  * How long to wait before retry number `retry` (0-based) after an attempt failed with `error`, or
  * `undefined` when it must not be retried: a non-retryable status, an `x-should-retry: false`, a
- * server wait above `maxServerWaitMs`, or anything but a connection failure or an API error.
+ * server wait above `maxServerWaitMs`, or anything but a connection failure or an API error; and
+ * `'out-of-time'` when the wait would end past `deadline` (`Date.now()` time, the call's
+ * `totalTimeout`): the call then ends at once, not after a wait that could only end in a timeout.
  * Attempts left are ky's concern.
  */
 export function retryDelay(
   error: AgentChatError,
   retry: number,
   random: () => number = Math.random,
+  deadline: number = Number.POSITIVE_INFINITY,
+): number | undefined | 'out-of-time' {
+  const wait = policyWait(error, retry, random);
+  return wait !== undefined && Date.now() + wait >= deadline ? 'out-of-time' : wait;
+}
+
+function policyWait(
+  error: AgentChatError,
+  retry: number,
+  random: () => number,
 ): number | undefined {
   if (error instanceof APIError) {
     const shouldRetry = error.headers.get('x-should-retry');
@@ -62,16 +74,23 @@ export function retryDelay(
   return backoff * (1 - retryDefaults.jitter * random());
 }
 
+/** An IMF-fixdate (RFC 9110 section 5.6.7), the only HTTP date a server may send today. */
+const IMF_FIXDATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/;
+
 /**
- * The wait the server asked for, in ms: `retry-after-ms`, else `Retry-After` as seconds or as an
- * HTTP date. `undefined` when it asked for none or said something unreadable.
+ * The wait the server asked for, in ms: `retry-after-ms` (a non-negative number), else
+ * `Retry-After` as a non-negative integer of seconds or an IMF-fixdate. `undefined` when it asked
+ * for none or said anything else (`-1`, `1.5`, `soon`, a date in another format): read loosely,
+ * `-1` passes for a date long gone and retries come back to back.
  */
 export function serverRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
-  if (ms !== null && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Number(ms);
+  if (ms !== null && /^\d+(\.\d+)?$/.test(ms)) return Number(ms);
   const retryAfter = headers.get('retry-after');
   if (retryAfter === null) return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(retryAfter)) return Number(retryAfter) * 1000;
+  if (/^\d+$/.test(retryAfter)) return Number(retryAfter) * 1000;
+  if (!IMF_FIXDATE.test(retryAfter)) return undefined;
   const date = Date.parse(retryAfter);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -10,6 +10,7 @@ import {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
+  describeCall,
 } from './errors/index.js';
 import { apiErrorOf, invalidBodyError } from './response.js';
 
@@ -34,7 +35,11 @@ function map(error: unknown, call: Call): AgentChatError {
   if (isHTTPError(error) && answered) {
     return apiErrorOf(site, answered.response, answered.text, call.secrets);
   }
-  if (isTimeoutError(error)) return new APITimeoutError(site, call.options.timeout, call.attempts);
+  if (isTimeoutError(error)) {
+    // ky's one TimeoutError stands for both limits: the call's, once its deadline has passed.
+    if (Date.now() >= call.deadline) return outOfTime(call);
+    return new APITimeoutError(site, call.options.timeout, call.attempts);
+  }
   // ky's NetworkError wraps the platform's own: "fetch failed", or "terminated" when the
   // connection dropped while the body was read.
   if (isNetworkError(error)) return new APIConnectionError(site, error.cause, call.attempts);
@@ -50,7 +55,13 @@ function map(error: unknown, call: Call): AgentChatError {
   // Nothing else is expected; keep the detail in the message, and a ky error out of `cause`.
   const detail = error instanceof Error ? error.message : String(error);
   return new AgentChatError(
-    `${site.method} ${site.path} failed: ${detail}`,
+    `${describeCall(site)} failed: ${detail}`,
     isKyError(error) ? undefined : { cause: error },
   );
+}
+
+/** The error a call ends with when its `totalTimeout` is up, or would be before the next attempt. */
+export function outOfTime(call: Call): APITimeoutError {
+  call.stopped = true;
+  return new APITimeoutError(call.site, call.options.totalTimeout ?? 0, call.attempts, 'call');
 }

@@ -17,16 +17,18 @@ import ky, {
 import type * as z from 'zod/mini';
 import type { APIPromise, WithResponse } from './api-promise.js';
 import { apiPromise } from './api-promise.js';
+import { attempt } from './attempt.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, type Endpoint } from './call.js';
 import type { Authorization, Credential } from './credential.js';
-import { AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
+import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
-import { type Middleware, type MiddlewareContext, runMiddleware } from './middleware.js';
+import type { Middleware } from './middleware.js';
 import { type RequestOptions, requestOptionsSchema } from './options.js';
-import { withBodyRead } from './response.js';
+import { requestIdOf } from './redaction.js';
+import { parseJson } from './response.js';
 import { retryDelay, retryOptions } from './retry-policy.js';
-import { toAgentChatError } from './to-agentchat-error.js';
+import { outOfTime, toAgentChatError } from './to-agentchat-error.js';
 import { validate } from './validation.js';
 
 export type { Endpoint } from './call.js';
@@ -37,6 +39,10 @@ export interface TransportConfig {
   readonly baseUrl: string;
   readonly maxRetries: number;
   readonly timeout: number;
+  /** The whole call's limit, in ms; `undefined` for none. */
+  readonly totalTimeout: number | undefined;
+  /** The largest response body an attempt reads, in bytes. */
+  readonly maxResponseBytes: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly fetch: typeof globalThis.fetch | undefined;
   readonly userAgent: string | undefined;
@@ -72,6 +78,10 @@ export class Transport {
       this.#authorize(request, callOf(options));
     this.#ky = ky.create({
       prefix: config.baseUrl,
+      // Never followed (see attempt.ts): a redirect to another origin would take the body, the
+      // headers and the Idempotency-Key with it.
+      redirect: 'manual',
+      parseJson,
       headers: { ...defaults, ...headers },
       hooks: {
         beforeRequest: [stampCall],
@@ -112,6 +122,8 @@ export class Transport {
       {
         signal: options.signal,
         timeout: options.timeout ?? this.#config.timeout,
+        totalTimeout: options.totalTimeout ?? this.#config.totalTimeout,
+        maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
         maxRetries: options.maxRetries ?? this.#config.maxRetries,
         idempotencyKey:
           endpoint.method === 'POST' && !form
@@ -124,6 +136,8 @@ export class Transport {
       },
     );
     const kyOptions: Options = { method: endpoint.method, timeout: call.options.timeout };
+    // ky's own deadline ends an attempt (or a wait) still running when the call's time is up.
+    if (call.options.totalTimeout !== undefined) kyOptions.totalTimeout = call.options.totalTimeout;
     if (body !== undefined) {
       if (form) kyOptions.body = new URLSearchParams(body as Record<string, string>);
       else kyOptions.json = body;
@@ -165,19 +179,21 @@ export class Transport {
         // A middleware's own error ends the call; anything else, the policy judges.
         if (call.stopped) return undefined;
         const failure = toAgentChatError(error, call);
-        const wait = retryDelay(failure, retry);
+        const wait = retryDelay(failure, retry, Math.random, call.deadline);
+        // Thrown from ky's retry decision, it ends the call as it is.
+        if (wait === 'out-of-time') throw outOfTime(call);
         if (log && wait !== undefined) {
           logAttempt(log, 'debug', call, { kind: 'error', error: failure }, wait);
         }
         return wait;
       }),
-      fetch: (request) => this.#attempt(request as Request, call),
+      fetch: (request) => attempt(request as Request, call, this.#config.fetch),
     };
     const data = (await this.#ky(call.site.path, options).json(call.endpoint.output)) as Output;
     // The attempt that succeeded left its response here, its body read.
     const response = call.response?.response as Response;
     if (log) logAttempt(log, 'debug', call, { kind: 'response', response });
-    return { data, response, requestId: response.headers.get('x-request-id') ?? undefined };
+    return { data, response, requestId: requestIdOf(response.headers, call.secrets) };
   }
 
   /**
@@ -205,63 +221,6 @@ export class Transport {
       logAttempt(log, 'info', call, { kind: 'error', error: failure });
     }
     return failure;
-  }
-
-  /**
-   * One attempt under ky: the request as ky built it and the hooks stamped it, run through the
-   * middleware and sent with the caller's fetch or the platform's, its whole body read before the
-   * attempt's deadline.
-   */
-  async #attempt(request: Request, call: Call): Promise<Response> {
-    const { middleware } = call.options;
-    call.beginAttempt(request);
-    // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used,
-    // and called as a plain function: a native fetch called as a method of another object
-    // throws "Illegal invocation" in browsers.
-    const fetch = this.#config.fetch ?? globalThis.fetch;
-    // What fetch or the body read throws is the network's doing: ky sees it raw, to retry it.
-    const send = async (current: Request) => {
-      try {
-        return await fetch(current);
-      } catch (error) {
-        call.attemptError = error;
-        throw error;
-      }
-    };
-    const exchange = (async () => {
-      let response: Response;
-      try {
-        response =
-          middleware.length === 0
-            ? await send(request)
-            : await runMiddleware(middleware, request, middlewareContext(call, request), send);
-      } catch (error) {
-        if (error === call.attemptError) throw error;
-        throw middlewareFailure(call, error);
-      }
-      // A middleware that read the body itself leaves nothing to read: its mistake, not the
-      // network's, so it must not pass for a dropped connection and be retried.
-      if (middleware.length > 0 && response.bodyUsed) {
-        throw middlewareFailure(
-          call,
-          new TypeError('a middleware read the response body; read a clone instead'),
-        );
-      }
-      try {
-        return { response, text: await response.text() };
-      } catch (error) {
-        call.attemptError = error;
-        throw error;
-      }
-    })();
-    // The platform's fetch honours the request's signal (the caller's abort and ky's timeout).
-    // A custom one may not: with one, the attempt also ends the moment the signal fires.
-    if (this.#config.fetch) exchange.catch(() => {}); // the race below may settle first
-    const { response, text } = await (this.#config.fetch
-      ? Promise.race([exchange, abortion(request.signal)])
-      : exchange);
-    call.response = { response: withBodyRead(response, text), text };
-    return response;
   }
 
   /**
@@ -303,27 +262,6 @@ function stamp(request: Request, call: Call, authorization: Authorization): void
   }
 }
 
-/** The error a middleware's own failure ends the call with, unretried. */
-function middlewareFailure(call: Call, error: unknown): AgentChatError {
-  call.stopped = true;
-  if (error instanceof AgentChatError) return error;
-  const detail = error instanceof Error ? `: ${error.message}` : '';
-  return new AgentChatError(`${call.site.method} ${call.site.path}: a middleware failed${detail}`, {
-    cause: error,
-  });
-}
-
-/** What a middleware is told about the attempt it runs around. */
-function middlewareContext(call: Call, request: Request): MiddlewareContext {
-  return {
-    operation: call.endpoint.name,
-    attempt: call.attempts - 1,
-    maxRetries: call.options.maxRetries,
-    idempotencyKey: call.options.idempotencyKey,
-    signal: request.signal,
-  };
-}
-
 /** The call a ky hook runs for: the transport passes it in ky's per-request `context`. */
 function callOf(options: { context: Record<string, unknown> }): Call {
   return options.context.call as Call;
@@ -333,12 +271,4 @@ function lowerCased(headers: Readonly<Record<string, string>>): Record<string, s
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) result[name.toLowerCase()] = value;
   return result;
-}
-
-/** Rejects with the signal's reason once it aborts. */
-function abortion(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }

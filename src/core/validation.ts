@@ -11,7 +11,15 @@ export function validate<T>(
   schema: z.ZodMiniType<T>,
   value: unknown,
 ): { ok: true; data: T } | { ok: false; issues: ValidationIssue[] } {
-  const result = schema.safeParse(value);
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(value);
+  } catch (error) {
+    // A Proxy or a getter that throws while read, or a value too deep for the stack: the input
+    // cannot be read, which is the caller's problem to hear about, not a raw error.
+    const detail = error instanceof Error ? `: ${error.message}` : '';
+    return { ok: false, issues: [{ path: '', message: `could not be read${detail}` }] };
+  }
   if (result.success) return { ok: true, data: result.data };
   return {
     ok: false,

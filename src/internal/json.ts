@@ -1,6 +1,12 @@
 /** Checks that a value is plain JSON, for request bodies that must reach the service unchanged. */
 
 /**
+ * The deepest nesting accepted in JSON going either way. Far beyond any real body, and far below
+ * what overflows the stack of a recursive reader (`JSON.stringify`, `util.inspect`, a validator).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
  * Finds the first value in `value` that JSON cannot carry faithfully: the body would otherwise be
  * changed silently (`undefined` dropped, `NaN` turned to null, a Date to a string) or fail to
  * serialise at all (cycles, BigInt).
@@ -21,6 +27,12 @@ export function findNonJson(
   }
   if (typeof value !== 'object' || !(Array.isArray(value) || isPlainObject(value))) {
     return { path, message: `expected a JSON value, received ${describeValue(value)}` };
+  }
+  if (path.length > MAX_JSON_DEPTH) {
+    return {
+      path: path.slice(0, 1),
+      message: `must not be nested deeper than ${MAX_JSON_DEPTH} levels`,
+    };
   }
   if (seen.has(value))
     return { path, message: 'expected a JSON value, received a circular reference' };
@@ -62,4 +74,26 @@ export function describeValue(value: unknown): string {
       'an object',
     );
   return typeof value;
+}
+
+/**
+ * True when JSON text nests arrays and objects deeper than `MAX_JSON_DEPTH`: a server's answer
+ * that would parse, but overflow the stack of whatever walks it next. One pass over the text,
+ * brackets inside strings skipped.
+ */
+export function isTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 92)
+        i++; // a backslash escapes the next character
+      else if (code === 34) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 91 || code === 123) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (code === 93 || code === 125) depth--;
+  }
+  return false;
 }

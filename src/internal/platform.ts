@@ -26,3 +26,13 @@ export function isBrowserLike(): boolean {
 export function userAgent(): string | undefined {
   return isBrowserLike() ? undefined : `agentchat-js/${VERSION}`;
 }
+
+/** True for a host name that never leaves this machine: `localhost`, `127.0.0.0/8`, `[::1]`. */
+export function isLoopback(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname)
+  );
+}

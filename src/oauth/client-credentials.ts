@@ -141,6 +141,8 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
     baseUrl: endpoint.origin,
     maxRetries: retryDefaults.maxRetries,
     timeout: defaults.timeout,
+    totalTimeout: undefined,
+    maxResponseBytes: endpoint.maxResponseBytes,
     headers: {},
     fetch: settings.fetch,
     userAgent: userAgent(),

@@ -40,7 +40,11 @@ export interface TokenEndpoint extends Endpoint<Record<string, string>, TokenRes
   /** The form fields. */
   readonly form: Readonly<Record<string, string>>;
   readonly credential: Credential;
+  readonly maxResponseBytes: number;
 }
+
+/** A token response is a few hundred bytes; anything near this is not one. */
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
 /** The settings a token request is made from. */
 interface TokenSettings {
@@ -77,6 +81,7 @@ export function tokenEndpoint(settings: TokenSettings): TokenEndpoint {
     body: (fields) => fields,
     encoding: 'form',
     output: tokenResponseSchema(),
+    maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
     origin: url.origin,
     form,
     credential,

@@ -44,7 +44,9 @@ export class AgentChatError extends Error {
   static readonly errorName: string = 'AgentChatError';
 
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    // A server or an input can make a message arbitrarily long (a 1 MB id echoed back); a log line
+    // or a terminal has no use for more than this.
+    super(cut(message, MAX_MESSAGE_LENGTH), options);
     const kinds: string[] = [];
     for (let c = new.target as unknown as ErrorClass; c && 'errorName' in c; ) {
       if (Object.hasOwn(c, 'errorName')) kinds.push(c.errorName);
@@ -72,6 +74,21 @@ export class AgentChatError extends Error {
     }
     return json;
   }
+}
+
+/** The longest message an error has, in characters. */
+const MAX_MESSAGE_LENGTH = 1_000;
+/** The longest a value quoted in a message (a path, a server's message, a Location) is shown. */
+const MAX_QUOTED_LENGTH = 200;
+
+/** `text` cut to `max` characters, the last one an ellipsis, when it is longer. */
+export function cut(text: string, max: number = MAX_QUOTED_LENGTH): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** `GET /v1/projects/proj_123`: how messages name a call, its path cut like any quoted value. */
+export function describeCall(call: CallSite): string {
+  return `${call.method} ${cut(call.path)}`;
 }
 
 /** ` (request id req_…)`, or nothing when the response had none: the end of several messages. */

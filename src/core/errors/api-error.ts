@@ -1,4 +1,5 @@
-import { AgentChatError, type CallSite, requestIdSuffix } from './agentchat-error.js';
+import { requestIdOf } from '../redaction.js';
+import { AgentChatError, type CallSite, describeCall, requestIdSuffix } from './agentchat-error.js';
 import { readServerError } from './server-error-body.js';
 
 /**
@@ -46,7 +47,7 @@ export class APIError extends AgentChatError {
   readonly status: number;
   /** The response headers. */
   readonly headers: Headers;
-  /** The `x-request-id` of the response, for support requests. */
+  /** The `x-request-id` of the response, for support requests, when it looks like one. */
   readonly requestId: string | undefined;
   /** The body: parsed JSON when it parsed, otherwise the raw text (`undefined` when empty). */
   readonly body: unknown;
@@ -57,9 +58,9 @@ export class APIError extends AgentChatError {
 
   constructor(call: CallSite, details: APIErrorDetails) {
     const serverError = readServerError(details.body);
-    const requestId = details.headers.get('x-request-id') ?? undefined;
+    const requestId = requestIdOf(details.headers);
     super(
-      `${call.method} ${call.path} failed with status ${details.status}${serverError.message ? `: ${serverError.message}` : ''}${requestIdSuffix(requestId)}`,
+      `${describeCall(call)} failed with status ${details.status}${serverError.message ? `: ${serverError.message}` : ''}${requestIdSuffix(requestId)}`,
     );
     this.status = details.status;
     this.headers = details.headers;

@@ -1,4 +1,4 @@
-import { AgentChatError, type CallSite } from './agentchat-error.js';
+import { AgentChatError, type CallSite, describeCall } from './agentchat-error.js';
 
 /**
  * The request never got a response: DNS, refused or dropped connection. `cause` has the detail;
@@ -22,7 +22,7 @@ export class APIConnectionError extends AgentChatError {
 
   constructor(call: CallSite, cause: unknown, attempts = 1, reason?: string) {
     super(
-      `${call.method} ${call.path} ${reason ?? `could not reach the service (${describe(cause)})`} after ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`,
+      `${describeCall(call)} ${reason ?? `could not reach the service (${describe(cause)})`} after ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`,
       { cause },
     );
     this.attempts = attempts;
@@ -30,7 +30,9 @@ export class APIConnectionError extends AgentChatError {
 }
 
 /**
- * An attempt ran past its `timeout`. A subclass of {@link APIConnectionError}; retried.
+ * An attempt ran past its `timeout` (retried), or the whole call past its `totalTimeout` (not
+ * retried: the call ends the moment the next wait would pass it). A subclass of
+ * {@link APIConnectionError}.
  *
  * @example
  * ```ts
@@ -44,8 +46,19 @@ export class APIConnectionError extends AgentChatError {
 export class APITimeoutError extends APIConnectionError {
   static override readonly errorName: string = 'APITimeoutError';
 
-  constructor(call: CallSite, timeoutMs: number, attempts = 1) {
-    super(call, undefined, attempts, `timed out (${timeoutMs} ms per attempt)`);
+  /** `scope` says which limit ran out: `timeout` for one attempt, `totalTimeout` for the call. */
+  constructor(
+    call: CallSite,
+    timeoutMs: number,
+    attempts = 1,
+    scope: 'attempt' | 'call' = 'attempt',
+  ) {
+    super(
+      call,
+      undefined,
+      attempts,
+      `timed out (${timeoutMs} ms ${scope === 'call' ? 'for the whole call, totalTimeout' : 'per attempt'})`,
+    );
   }
 }
 
@@ -70,7 +83,7 @@ export class APIUserAbortError extends AgentChatError {
   static override readonly errorName: string = 'APIUserAbortError';
 
   constructor(call: CallSite, reason: unknown) {
-    super(`${call.method} ${call.path} was aborted`, { cause: reason });
+    super(`${describeCall(call)} was aborted`, { cause: reason });
   }
 }
 

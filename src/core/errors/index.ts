@@ -1,10 +1,11 @@
 /** Every error this package throws, all under {@link AgentChatError}. */
-export { AgentChatError, type CallSite } from './agentchat-error.js';
+export { AgentChatError, type CallSite, cut, describeCall } from './agentchat-error.js';
 export { APIError, type APIErrorDetails } from './api-error.js';
 export { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 export { createAPIError } from './create-api-error.js';
 export { isAgentChatError, isAPIError } from './guards.js';
 export { OAuthError } from './oauth-error.js';
+export { RedirectError, ResponseTooLargeError } from './response-errors.js';
 export {
   AuthenticationError,
   BadRequestError,

@@ -1,4 +1,4 @@
-const MAX_MESSAGE_LENGTH = 300;
+import { cut } from './agentchat-error.js';
 
 /**
  * Reads `{"error":{"type","message","code"}}`, `{"message"}` or `{"error":"..."}` bodies; for
@@ -10,7 +10,7 @@ export function readServerError(body: unknown): { message?: string; type?: strin
       .replace(/<[^>]*>/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
-    return text ? { message: truncate(text) } : {};
+    return text ? { message: cut(text) } : {};
   }
   if (typeof body !== 'object' || body === null) return {};
   const error = (body as { error?: unknown }).error;
@@ -21,14 +21,10 @@ export function readServerError(body: unknown): { message?: string; type?: strin
   };
   const message = field('message') ?? (typeof error === 'string' ? error : undefined);
   const result: { message?: string; type?: string; code?: string } = {};
-  if (message) result.message = truncate(message);
+  if (message) result.message = cut(message);
   const type = field('type');
   if (type) result.type = type;
   const code = field('code');
   if (code) result.code = code;
   return result;
-}
-
-function truncate(text: string): string {
-  return text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
 }

@@ -1,4 +1,10 @@
-import { AgentChatError, type CallSite, requestIdSuffix } from './agentchat-error.js';
+import {
+  AgentChatError,
+  type CallSite,
+  cut,
+  describeCall,
+  requestIdSuffix,
+} from './agentchat-error.js';
 
 /**
  * One problem found in a request's input or a response's body.
@@ -80,7 +86,7 @@ export class ResponseValidationError extends AgentChatError {
     issues: readonly ValidationIssue[],
   ) {
     super(
-      `${call.method} ${call.path} answered ${response.status} with an unexpected body: ${formatIssues(issues)}${requestIdSuffix(response.requestId)}`,
+      `${describeCall(call)} answered ${response.status} with an unexpected body: ${formatIssues(issues)}${requestIdSuffix(response.requestId)}`,
     );
     this.issues = issues;
     this.status = response.status;
@@ -91,6 +97,6 @@ export class ResponseValidationError extends AgentChatError {
 
 function formatIssues(issues: readonly ValidationIssue[]): string {
   return issues
-    .map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message))
+    .map((issue) => cut(issue.path ? `${issue.path}: ${issue.message}` : issue.message))
     .join('; ');
 }

@@ -1,0 +1,164 @@
+/**
+ * One attempt under ky: the request as ky built it and the hooks stamped it, run through the
+ * middleware, sent with the caller's fetch or the platform's, and its body read, all before the
+ * attempt's deadline. Here the client refuses what a hostile server could do with an answer: a
+ * redirect is never followed, and a body is read as a stream, counted, and cut off past the limit.
+ */
+import type { Call } from './call.js';
+import {
+  AgentChatError,
+  describeCall,
+  RedirectError,
+  ResponseTooLargeError,
+} from './errors/index.js';
+import { type MiddlewareContext, runMiddleware } from './middleware.js';
+import { requestIdOf, scrubHeaders } from './redaction.js';
+import { withBodyRead } from './response.js';
+
+/**
+ * Runs one attempt of `call` and returns its response, its body already read (see
+ * `withBodyRead`). `customFetch` is the client's `fetch` option, when it has one.
+ */
+export async function attempt(
+  request: Request,
+  call: Call,
+  customFetch: typeof globalThis.fetch | undefined,
+): Promise<Response> {
+  const { middleware } = call.options;
+  call.beginAttempt(request);
+  // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used,
+  // and called as a plain function: a native fetch called as a method of another object
+  // throws "Illegal invocation" in browsers.
+  const fetch = customFetch ?? globalThis.fetch;
+  // What fetch or the body read throws is the network's doing: ky sees it raw, to retry it.
+  const send = async (current: Request) => {
+    try {
+      return await fetch(current);
+    } catch (error) {
+      call.attemptError = error;
+      throw error;
+    }
+  };
+  const exchange = (async () => {
+    let response: Response;
+    try {
+      response =
+        middleware.length === 0
+          ? await send(request)
+          : await runMiddleware(middleware, request, middlewareContext(call, request), send);
+    } catch (error) {
+      if (error === call.attemptError) throw error;
+      throw middlewareFailure(call, error);
+    }
+    // A middleware that read the body itself leaves nothing to read: its mistake, not the
+    // network's, so it must not pass for a dropped connection and be retried.
+    if (middleware.length > 0 && response.bodyUsed) {
+      throw middlewareFailure(
+        call,
+        new TypeError('a middleware read the response body; read a clone instead'),
+      );
+    }
+    refuseRedirect(call, response);
+    try {
+      return { response, text: await readCapped(call, response) };
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
+      call.attemptError = error;
+      throw error;
+    }
+  })();
+  // The platform's fetch honours the request's signal (the caller's abort and ky's timeout).
+  // A custom one may not: with one, the attempt also ends the moment the signal fires.
+  if (customFetch) exchange.catch(() => {}); // the race below may settle first
+  const { response, text } = await (customFetch
+    ? Promise.race([exchange, abortion(request.signal)])
+    : exchange);
+  call.response = { response: withBodyRead(response, text), text };
+  return response;
+}
+
+/**
+ * Ends the call on a redirect, which is sent with `redirect: 'manual'` and so never followed: in
+ * a server runtime it arrives as the 3xx itself, in a browser as an `opaqueredirect` response
+ * whose status (0) and headers the page may not read. Either way nothing goes to the Location.
+ */
+function refuseRedirect(call: Call, response: Response): void {
+  const { status } = response;
+  if (response.type !== 'opaqueredirect' && (status < 300 || status > 399)) return;
+  call.stopped = true;
+  response.body?.cancel().catch(() => {});
+  throw new RedirectError(call.site, {
+    status,
+    headers: scrubHeaders(response.headers, call.secrets),
+    body: undefined,
+  });
+}
+
+/**
+ * The body as text, read as a stream and counted after content decoding (fetch decodes gzip and
+ * deflate itself), so that memory stays bounded by the limit, not by what the server sends. Past
+ * the limit the stream is cancelled, and the call ends. A `Content-Length` already over the limit
+ * ends it before reading, unless the body is encoded and the length is the encoded one's.
+ */
+async function readCapped(call: Call, response: Response): Promise<string> {
+  const limit = Math.min(call.options.maxResponseBytes, call.endpoint.maxResponseBytes ?? Infinity);
+  const declared = response.headers.get('content-length');
+  const body = response.body;
+  if (declared !== null && Number(declared) > limit && !response.headers.has('content-encoding')) {
+    body?.cancel().catch(() => {});
+    throw tooLarge(call, response, limit);
+  }
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw tooLarge(call, response, limit);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+function tooLarge(call: Call, response: Response, limit: number): ResponseTooLargeError {
+  call.stopped = true;
+  return new ResponseTooLargeError(
+    call.site,
+    { status: response.status, requestId: requestIdOf(response.headers, call.secrets) },
+    limit,
+  );
+}
+
+/** The error a middleware's own failure ends the call with, unretried. */
+function middlewareFailure(call: Call, error: unknown): AgentChatError {
+  call.stopped = true;
+  if (error instanceof AgentChatError) return error;
+  const detail = error instanceof Error ? `: ${error.message}` : '';
+  return new AgentChatError(`${describeCall(call.site)}: a middleware failed${detail}`, {
+    cause: error,
+  });
+}
+
+/** What a middleware is told about the attempt it runs around. */
+function middlewareContext(call: Call, request: Request): MiddlewareContext {
+  return {
+    operation: call.endpoint.name,
+    attempt: call.attempts - 1,
+    maxRetries: call.options.maxRetries,
+    idempotencyKey: call.options.idempotencyKey,
+    signal: request.signal,
+  };
+}
+
+/** Rejects with the signal's reason once it aborts. */
+function abortion(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
