@@ -79,9 +79,9 @@ async function callApiKey(apiKey: ApiKeyFunction, context: ApiKeyContext): Promi
     if (error instanceof AgentChatError) throw error;
     throw new AgentChatError('The apiKey function failed, so nothing was sent', { cause: error });
   }
-  if (typeof key !== 'string' || key === '' || !headerValue.test(key)) {
+  if (typeof key !== 'string' || key.trim() !== key || key === '' || !headerValue.test(key)) {
     throw new AgentChatError(
-      'The apiKey function must return a non-empty string without line breaks, control characters or characters above U+00FF; nothing was sent',
+      'The apiKey function must return a non-empty string without surrounding whitespace, line breaks, control characters or characters above U+00FF; nothing was sent',
     );
   }
   return key;

@@ -27,7 +27,12 @@ import { validate } from './validation.js';
 export function withBodyRead(response: Response, text: string): Response {
   Object.defineProperties(response, {
     text: { value: () => Promise.resolve(text), configurable: true },
-    json: { value: () => Promise.resolve(text).then(parseJson), configurable: true },
+    // Writable, for ky to put its `parseJson` (this module's) in its place.
+    json: {
+      value: () => Promise.resolve(text).then(parseJson),
+      configurable: true,
+      writable: true,
+    },
   });
   return response;
 }

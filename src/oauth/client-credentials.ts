@@ -214,7 +214,10 @@ async function requestToken(
  * are: the endpoint is busy or down, not refusing.
  */
 function refusal(error: unknown): OAuthError | undefined {
-  if (!(error instanceof APIError) || isRetryableStatus(error.status)) return undefined;
+  // A redirect (3xx) is no refusal: it stays the RedirectError it is.
+  if (!(error instanceof APIError) || error.status < 400 || isRetryableStatus(error.status)) {
+    return undefined;
+  }
   const body = (typeof error.body === 'object' && error.body !== null ? error.body : {}) as {
     error?: unknown;
     error_description?: unknown;

@@ -1,49 +1,32 @@
 /**
- * Redirects: the client follows them with fetch's own rules, which drop the Authorization header
- * when the redirect leaves the origin (Fetch standard, "HTTP-redirect fetch"; undici does the
- * same). Proved over real sockets: a redirector on one port, the mock service on another.
+ * Redirects are never followed (Stripe's and httpx's default): a redirect to another origin would
+ * carry the body, the custom headers and the Idempotency-Key there (fetch strips only
+ * Authorization), and a 302 would turn `chat.send` into a GET whose answer passed for the agent's.
+ * Proved over real sockets: a redirector on one port, the mock service (the Location) on another.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { APIError, AuthenticationError, Client } from '../../src/index.js';
+import { APIError, Client, clientCredentials, RedirectError } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { leaksOf } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_9c1d7e3f5a2b4c6d8e0f1a2b';
 
-/** A project as the service would answer it, for the same-origin control. */
-const project = {
-  id: 'proj_same',
-  name: 'Same',
-  agentId: 'agent_1',
-  status: 'active',
-  metadata: {},
-  createdAt: '2026-01-01T00:00:00Z',
-};
-
-/**
- * Redirects `/api/...` to the mock service on another port (another origin) and `/same/...` to
- * `/final/...` on itself, where it answers like the service. Records the headers of each request.
- */
+/** Redirects every request to the same path on `target()`, recording what it was sent. */
 function startRedirector(target: () => string, status: () => number) {
-  const seen: { path: string; headers: IncomingHttpHeaders; method: string }[] = [];
+  const seen: { path: string; headers: IncomingHttpHeaders; method: string; body: string }[] = [];
   const server = createServer((req, res) => {
-    const path = req.url ?? '/';
-    seen.push({ path, headers: req.headers, method: req.method ?? '' });
-    req.resume();
-    if (path.startsWith('/final/')) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify(path.endsWith('/chat') ? { message: 'ok', suggestions: [] } : project),
-      );
-      return;
-    }
-    const location = path.startsWith('/same/')
-      ? `/final/${path.slice('/same/'.length)}`
-      : `${target()}${path.slice('/api'.length)}`;
-    res.writeHead(status(), { location });
-    res.end();
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      seen.push({ path, headers: req.headers, method: req.method ?? '', body });
+      res.writeHead(status(), { location: `${target()}${path.slice('/api'.length)}` });
+      res.end();
+    });
   });
   return new Promise<{ server: Server; url: string; seen: typeof seen }>((resolve) => {
     server.listen(0, '127.0.0.1', () => {
@@ -83,36 +66,74 @@ const cases = Object.keys(operations).flatMap((name) =>
   [301, 302, 303, 307, 308].map((status) => [name as keyof typeof operations, status] as const),
 );
 
-describe('a redirect to another origin', () => {
-  it.each(cases)('%s after a %i arrives without the bearer key', async (operation, status) => {
-    redirectStatus = status;
-    const client = new Client({ apiKey, baseUrl: `${redirector.url}/api`, maxRetries: 0 });
+describe('a redirect from the service', () => {
+  it.each(cases)(
+    'ends %s after a %i with RedirectError, sending nothing to the Location',
+    async (operation, status) => {
+      redirectStatus = status;
+      const client = new Client({
+        apiKey,
+        baseUrl: `${redirector.url}/api`,
+        headers: { 'x-tenant': 'acme' },
+      });
 
-    const error = await operations[operation](client).catch((e: unknown) => e);
+      const error = await operations[operation](client).catch((e: unknown) => e);
 
-    // The first hop carried the key; the hop to the other origin did not.
-    expect(redirector.seen.map((r) => r.headers.authorization)).toEqual([`Bearer ${apiKey}`]);
-    expect(mock.service.requests).toHaveLength(1);
-    expect(mock.service.requests[0]?.headers.authorization).toBeUndefined();
-    expect(leaksOf(error, apiKey)).toEqual([]);
-    // 307 and 308 keep the method, so the service refuses the keyless request with 401; after a
-    // 301, 302 or 303 fetch turns a POST into a GET, which that route answers with 405.
-    const methodKept = status >= 307 || operation === 'projects.get';
-    expect(error).toBeInstanceOf(methodKept ? AuthenticationError : APIError);
-    expect((error as APIError).status).toBe(methodKept ? 401 : 405);
+      expect(error).toBeInstanceOf(RedirectError);
+      expect(error).toBeInstanceOf(APIError);
+      const redirect = error as RedirectError;
+      expect(redirect.status).toBe(status);
+      expect(redirect.location).toMatch(new RegExp(`^${mock.baseUrl}/v1/projects`));
+      expect(redirect.message).toContain('set baseUrl to the final address');
+      // Not retried (maxRetries is 2), and the Location never heard of the call.
+      expect(redirector.seen).toHaveLength(1);
+      expect(mock.service.requests).toEqual([]);
+      expect(leaksOf(error, apiKey)).toEqual([]);
+    },
+  );
+
+  it('is refused within the origin too: the client is told to use the final address', async () => {
+    // A redirector whose Location is on itself.
+    const sameOrigin = await startRedirector(
+      () => `${redirector.url}/api`,
+      () => 301,
+    );
+    try {
+      const client = new Client({ apiKey, baseUrl: `${sameOrigin.url}/api` });
+      await expect(client.projects.get('proj_1')).rejects.toBeInstanceOf(RedirectError);
+      expect(sameOrigin.seen).toHaveLength(1);
+      expect(redirector.seen).toEqual([]);
+    } finally {
+      sameOrigin.server.closeAllConnections();
+      await new Promise((resolve) => sameOrigin.server.close(resolve));
+    }
   });
 });
 
-describe('a redirect within the origin', () => {
-  it.each([301, 307, 308])('keeps the bearer key after a %i (the control case)', async (status) => {
-    redirectStatus = status;
-    const client = new Client({ apiKey, baseUrl: `${redirector.url}/same`, maxRetries: 0 });
+describe('a redirect from the token endpoint', () => {
+  it.each(['client_secret_post', 'client_secret_basic'] as const)(
+    'is not followed with %s: the secret goes nowhere else and no call is made',
+    async (authMethod) => {
+      redirectStatus = 307;
+      const clientSecret = 'cs_live_5f0e1d2c3b4a59687766554433221100';
+      const client = new Client({
+        baseUrl: mock.baseUrl,
+        apiKey: clientCredentials({
+          tokenUrl: `${redirector.url}/api/oauth/token`,
+          clientId: 'svc',
+          clientSecret,
+          authMethod,
+        }),
+      });
 
-    await expect(client.projects.get('proj_same')).resolves.toMatchObject({ id: 'proj_same' });
+      const error = await client.projects.get('proj_1').catch((e: unknown) => e);
 
-    expect(redirector.seen.map((r) => [r.path, r.headers.authorization])).toEqual([
-      ['/same/v1/projects/proj_same', `Bearer ${apiKey}`],
-      ['/final/v1/projects/proj_same', `Bearer ${apiKey}`],
-    ]);
-  });
+      expect(error).toBeInstanceOf(RedirectError);
+      expect((error as RedirectError).location).toBe(`${mock.baseUrl}/oauth/token`);
+      expect(redirector.seen).toHaveLength(1);
+      // The token endpoint's Location and the service both heard nothing.
+      expect(mock.service.requests).toEqual([]);
+      expect(leaksOf(error, clientSecret)).toEqual([]);
+    },
+  );
 });
