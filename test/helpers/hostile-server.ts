@@ -1,0 +1,47 @@
+/**
+ * A bare HTTP server on 127.0.0.1 that answers however a test tells it to: the misbehaving
+ * service of the hostile-server proofs, met over a real socket as a user's client would meet it.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Answers one request; `index` counts requests from 0 since the server started or was reset. */
+export type HostileHandler = (req: IncomingMessage, res: ServerResponse, index: number) => void;
+
+export interface HostileServer {
+  /** The base URL to give the client (`http://127.0.0.1:<port>/api`). */
+  readonly baseUrl: string;
+  /** How many requests arrived since the last `answer`. */
+  readonly requests: number;
+  /** Replaces the handler and resets the count. */
+  answer(handler: HostileHandler): void;
+  close(): Promise<void>;
+}
+
+/** Starts a server whose answers the test sets with `answer`. */
+export async function startHostileServer(): Promise<HostileServer> {
+  let handler: HostileHandler = (_req, res) => res.end();
+  let requests = 0;
+  const server = createServer((req, res) => {
+    // A client that stops reading (a body past its limit) resets the socket; nothing to report.
+    res.on('error', () => {});
+    req.resume();
+    handler(req, res, requests++);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/api`,
+    get requests() {
+      return requests;
+    },
+    answer(next) {
+      handler = next;
+      requests = 0;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
