@@ -1,6 +1,6 @@
 import { bearerCredential } from './core/credential.js';
 import { AgentChatError, cut } from './core/errors/index.js';
-import { createLog, isLogLevel } from './core/logger.js';
+import { createLog, isLogLevel, logsAt } from './core/logger.js';
 import { type ClientOptions, clientOptionsSchema } from './core/options.js';
 import { retryDefaults } from './core/retry-policy.js';
 import { Transport } from './core/transport.js';
@@ -97,10 +97,9 @@ export class Client {
     const middleware = [...(options.middleware ?? [])];
     this.#options = { ...options, apiKey, baseUrl: this.baseUrl, headers, middleware };
     const envLevel = readEnv('AGENTCHAT_LOG');
-    const log = createLog(
-      options.logger ?? globalThis.console,
-      options.logLevel ?? (isLogLevel(envLevel) ? envLevel : clientDefaults.logLevel),
-    );
+    const logLevel =
+      options.logLevel ?? (isLogLevel(envLevel) ? envLevel : clientDefaults.logLevel);
+    const log = createLog(options.logger ?? globalThis.console, logLevel);
     const { protocol, hostname } = new URL(this.baseUrl);
     if (protocol === 'http:' && !isLoopback(hostname)) {
       log?.(
@@ -119,7 +118,9 @@ export class Client {
       middleware,
       fetch: options.fetch,
       userAgent: userAgent(),
-      log,
+      // The transport writes only info and debug lines: at a quieter level (the default) it gets
+      // no log, and builds no line per attempt for nobody.
+      log: logsAt(logLevel, 'info') ? log : undefined,
     });
     this.projects = new Projects(transport);
     this.chat = new Chat(transport);

@@ -110,20 +110,33 @@ async function readCapped(call: Call, response: Response): Promise<string> {
   }
   if (!body) return '';
   const reader = body.getReader();
-  const decoder = new TextDecoder();
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  let text = '';
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
+    if (done) break;
     size += value.byteLength;
     if (size > limit) {
       reader.cancel().catch(() => {});
       throw tooLarge(call, response, limit);
     }
-    text += decoder.decode(value, { stream: true });
+    chunks.push(value);
   }
+  // Decoded once, whole: most bodies are one chunk, and a character split across two is whole.
+  let bytes = chunks[0] ?? new Uint8Array();
+  if (chunks.length > 1) {
+    bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+  }
+  return utf8.decode(bytes);
 }
+
+/** Stateless when not streaming, so one serves every read. */
+const utf8 = new TextDecoder();
 
 function tooLarge(call: Call, response: Response, limit: number): ResponseTooLargeError {
   call.stopped = true;

@@ -41,6 +41,11 @@ export interface Logger {
 
 const severity: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
+/** True when a logger set to `level` writes lines of `lineLevel`. */
+export function logsAt(level: LogLevel, lineLevel: Exclude<LogLevel, 'off'>): boolean {
+  return severity[lineLevel] <= severity[level];
+}
+
 /** True for a string naming a level, such as the value of `AGENTCHAT_LOG`. */
 export function isLogLevel(value: unknown): value is LogLevel {
   return typeof value === 'string' && Object.hasOwn(severity, value);

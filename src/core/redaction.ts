@@ -20,14 +20,30 @@ const TOKEN_FIELD =
  * with the values of token fields.
  */
 export function scrub(text: string, secrets: readonly string[]): string {
-  let scrubbed = text.replace(TOKEN_FIELD, (_, json, _value, form) => `${json ?? form}${REDACTED}`);
-  for (const secret of secrets) {
-    if (secret === '') continue;
-    for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]) {
-      scrubbed = scrubbed.replaceAll(form, REDACTED);
-    }
-  }
+  let scrubbed = text.includes('_token')
+    ? text.replace(TOKEN_FIELD, (_, json, _value, form) => `${json ?? form}${REDACTED}`)
+    : text;
+  for (const form of formsOf(secrets)) scrubbed = scrubbed.replaceAll(form, REDACTED);
   return scrubbed;
+}
+
+/** Each secret's forms, worked out once per list: a call's list is its credential's, reused. */
+const forms = new WeakMap<readonly string[], readonly string[]>();
+
+function formsOf(secrets: readonly string[]): readonly string[] {
+  let known = forms.get(secrets);
+  if (!known) {
+    const all = secrets
+      .filter((secret) => secret !== '')
+      .flatMap((secret) => [
+        secret,
+        JSON.stringify(secret).slice(1, -1),
+        encodeURIComponent(secret),
+      ]);
+    known = [...new Set(all)];
+    forms.set(secrets, known);
+  }
+  return known;
 }
 
 /** The headers with secrets scrubbed from their values; the same object when none had one. */

@@ -82,6 +82,8 @@ export function describeValue(value: unknown): string {
  * brackets inside strings skipped.
  */
 export function isTooDeep(text: string): boolean {
+  // Nesting past the limit takes an opening and a closing bracket per level at least.
+  if (text.length < 2 * (MAX_JSON_DEPTH + 1)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
