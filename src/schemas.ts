@@ -167,21 +167,20 @@ export const projectSchema = z.looseObject({
   ...createdProjectSchema.def.shape,
   agentId: z.string(),
   // The service documents metadata as an object; read a missing or null one as empty. (Checks
-  // rather than z.pipe, z.nullish, z.record and z.transform: 0.4 KiB less in a browser bundle.)
-  metadata: z._default(
-    z.custom<Metadata>().check(
-      z.refine((value) => value == null || (typeof value === 'object' && !Array.isArray(value)), {
-        message: 'expected an object',
-      }),
-      z.overwrite((value) => withoutProtoKey(value ?? {})),
-    ),
-    () => ({}),
+  // rather than z.pipe, z.nullish, z.record, z.transform and z._default: 0.5 KiB less in a
+  // browser bundle.)
+  metadata: z.custom<Metadata>().check(
+    z.refine((value) => value == null || (typeof value === 'object' && !Array.isArray(value)), {
+      message: 'expected an object',
+    }),
+    z.overwrite((value) => withoutProtoKey(value ?? {})),
   ),
 });
 
 export const chatReplySchema = z.looseObject({
   message: z.string(),
-  suggestions: z.array(z.unknown()),
+  // A custom check rather than z.array, which would add 0.2 KiB min+gzip to browser bundles.
+  suggestions: z.custom<unknown[]>(Array.isArray, { message: 'expected an array' }),
 });
 
 /**

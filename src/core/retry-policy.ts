@@ -74,9 +74,11 @@ function policyWait(
   return backoff * (1 - retryDefaults.jitter * random());
 }
 
-/** An IMF-fixdate (RFC 9110 section 5.6.7), the only HTTP date a server may send today. */
-const IMF_FIXDATE =
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/;
+/**
+ * The shape of an IMF-fixdate (RFC 9110 section 5.6.7), the only HTTP date a server may send
+ * today, such as `Sun, 06 Nov 1994 08:49:37 GMT`; `Date.parse` then refuses unknown names.
+ */
+const IMF_FIXDATE = /^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT$/;
 
 /**
  * The wait the server asked for, in ms: `retry-after-ms` (a non-negative number), else

@@ -3,12 +3,12 @@ import * as z from 'zod/mini';
 
 /**
  * What the JSON Schema of one property should add to what zod derives: a description for the
- * model, and a `type` where zod has none to give (the metadata object, checked by a custom check
- * on the way in and produced by a transform on the way out).
+ * model, and a `type` where zod has none to give (the metadata object and the suggestions array,
+ * checked by custom checks, which keep zod's record and array schemas out of browser bundles).
  */
 export interface PropertyDoc {
   description: string;
-  type?: 'object';
+  type?: 'object' | 'array';
 }
 
 /**

@@ -138,6 +138,7 @@ export const sendMessage: AgentChatTool<ChatSendParams, ChatReply> = {
   outputSchema: toolSchema(chatReplySchema, {
     message: { description: "The agent's reply." },
     suggestions: {
+      type: 'array',
       description:
         'Follow-up prompts the agent proposes: offer them to the user, or send one next.',
     },
