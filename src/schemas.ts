@@ -4,6 +4,7 @@
  * are loose (fields the service adds later are kept, and a new `status` is not an error).
  */
 import * as z from 'zod/mini';
+import { nonEmptyString } from './core/validation.js';
 import { findNonJson } from './internal/json.js';
 
 /**
@@ -116,8 +117,6 @@ export interface ChatReply {
   /** Suggestions returned with the reply. The service does not fix their shape, so they are `unknown`. */
   suggestions: unknown[];
 }
-
-const nonEmptyString = z.string().check(z.minLength(1));
 
 /**
  * An id goes into a path segment: `.` and `..` would change the route, so they are refused, and so

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { ApiKeyFunction } from './credential.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 import type { Middleware } from './middleware.js';
+import { nonEmptyString } from './validation.js';
 
 /**
  * Options for one call, the last argument of every method. Each overrides the client's own.
@@ -165,22 +166,33 @@ export interface ClientOptions {
 /** The longest timer a runtime supports (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
-const timeoutSchema = z.number().check(z.positive(), z.lte(MAX_TIMEOUT_MS));
-const maxResponseBytesSchema = z.number().check(z.positive());
-// z.int() would pull zod's number formats into every browser bundle (0.4 KiB min+gzip).
-const maxRetriesSchema = z.number().check(
-  z.superRefine((value, context) => {
-    if (!Number.isInteger(value)) {
-      context.addIssue({
-        code: 'custom',
-        message: `expected an integer, received ${value}`,
-        input: value,
-      });
-    }
-  }),
-  z.gte(0),
-  z.lte(100),
-);
+/**
+ * A number from `min` (excluded when `integer` is false: a timeout of 0 means nothing) to `max`.
+ * One custom check rather than z.int(), z.positive(), z.gte() and z.lte(), which would pull zod's
+ * number formats and comparison checks into every browser bundle (0.5 KiB min+gzip).
+ */
+function numberWithin(min: number, max: number, integer = false) {
+  return z.number().check(
+    z.superRefine((value, context) => {
+      const problem =
+        integer && !Number.isInteger(value)
+          ? `expected an integer, received ${value}`
+          : integer
+            ? value < min
+              ? `must be at least ${min}`
+              : undefined
+            : value <= min
+              ? `must be greater than ${min}`
+              : undefined;
+      const message = problem ?? (value > max ? `must be at most ${max}` : undefined);
+      if (message) context.addIssue({ code: 'custom', message, input: value });
+    }),
+  );
+}
+
+const timeoutSchema = numberWithin(0, MAX_TIMEOUT_MS);
+const maxResponseBytesSchema = numberWithin(0, Number.MAX_SAFE_INTEGER);
+const maxRetriesSchema = numberWithin(0, 100, true);
 /** What fetch accepts in a header; anything else would fail inside fetch with a bare TypeError. */
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
@@ -244,7 +256,7 @@ export const requestOptionsSchema = z.strictObject({
   maxRetries: z.optional(maxRetriesSchema),
   headers: z.optional(headersSchema),
   idempotencyKey: z.optional(
-    z.string().check(z.minLength(1), z.regex(headerValue, { message: headerValueMessage })),
+    nonEmptyString.check(z.regex(headerValue, { message: headerValueMessage })),
   ),
   middleware: z.optional(middlewareSchema),
 });

@@ -1,5 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import * as z from 'zod/mini';
+import { notEmpty } from '../core/validation.js';
 
 /**
  * What the JSON Schema of one property should add to what zod derives: a description for the
@@ -30,6 +31,11 @@ export function toolSchema<Schema extends z.ZodMiniType>(
         io,
         // A custom check or a transform has no JSON Schema; `properties` gives those their shape.
         unrepresentable: 'any',
+        // The SDK's non-empty check is a refinement (smaller in browsers than z.minLength).
+        override: ({ zodSchema, jsonSchema }) => {
+          const checks: readonly unknown[] = zodSchema._zod.def.checks ?? [];
+          if (checks.includes(notEmpty)) jsonSchema.minLength = 1;
+        },
       }) as Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
       for (const [name, doc] of Object.entries(properties)) {
         const property = json.properties?.[name];

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { Endpoint } from '../core/call.js';
 import type { Credential } from '../core/credential.js';
 import { AgentChatError } from '../core/errors/index.js';
+import { nonEmptyString } from '../core/validation.js';
 
 /**
  * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored. Made
@@ -15,7 +16,7 @@ import { AgentChatError } from '../core/errors/index.js';
  */
 function tokenResponseSchema() {
   return z.looseObject({
-    access_token: z.string().check(z.minLength(1)),
+    access_token: nonEmptyString,
     token_type: z.string().check(
       z.refine((type) => type.toLowerCase() === 'bearer', {
         message: 'must be Bearer, the only token type this service accepts',
