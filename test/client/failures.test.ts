@@ -17,18 +17,10 @@ import {
   InternalServerError,
   ResponseValidationError,
 } from '../../src/index.js';
+import { project } from '../helpers/hostile-server.js';
 import { leaksOf } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_5e0c2a9b7d3f41c8a6b2';
-const project = {
-  id: 'proj_1',
-  name: 'P',
-  agentId: 'a',
-  status: 'active',
-  metadata: {},
-  createdAt: '2026-01-01T00:00:00Z',
-};
-
 /** A service on 127.0.0.1 that answers each request with the next scripted behaviour. */
 let server: Server;
 let baseUrl: string;

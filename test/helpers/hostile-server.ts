@@ -5,6 +5,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A project as the service answers `projects.get`, for servers that answer it right. */
+export const project = {
+  id: 'proj_1',
+  name: 'P',
+  agentId: 'a',
+  status: 'active',
+  metadata: {},
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
 /** Answers one request; `index` counts requests from 0 since the server started or was reset. */
 export type HostileHandler = (req: IncomingMessage, res: ServerResponse, index: number) => void;
 

@@ -12,7 +12,7 @@ import { deflateSync, gzipSync } from 'node:zlib';
 import * as fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
 import { AgentChatError, Client, RedirectError } from '../../src/index.js';
-import { startHostileServer } from '../helpers/hostile-server.js';
+import { project, startHostileServer } from '../helpers/hostile-server.js';
 import { leaksOf, propertyRuns, recordingLogger } from '../helpers/reliability.js';
 
 const server = await startHostileServer();
@@ -24,15 +24,6 @@ const maxResponseBytes = 4096;
 const totalTimeout = 400;
 
 const apiKey = fc.constantFrom('sk_live_9f8e7d6c5b4a3f2e1d0c', 'k9', 'sk_"quoted"\\slash');
-
-const project = {
-  id: 'proj_1',
-  name: 'P',
-  agentId: 'a',
-  status: 'active',
-  metadata: {},
-  createdAt: '2026-01-01T00:00:00Z',
-};
 
 type Body =
   | { kind: 'project' }

@@ -18,21 +18,12 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
 } from '../../src/index.js';
-import { startHostileServer } from '../helpers/hostile-server.js';
+import { project, startHostileServer } from '../helpers/hostile-server.js';
 import { leaksOf, recordingLogger } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_0f9e8d7c6b5a4f3e2d1c0b9a';
 const server = await startHostileServer();
 afterAll(() => server.close());
-
-const project = {
-  id: 'proj_1',
-  name: 'P',
-  agentId: 'a',
-  status: 'active',
-  metadata: {},
-  createdAt: '2026-01-01T00:00:00Z',
-};
 
 function json(res: ServerResponse, status: number, body: unknown, headers = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -86,6 +77,18 @@ function streamZeros(
 
 function newClient(options: Partial<ConstructorParameters<typeof Client>[0]> = {}) {
   return new Client({ apiKey, baseUrl: server.baseUrl, ...options });
+}
+
+/** A client whose token endpoint is the hostile server itself. */
+function oauthClient() {
+  return new Client({
+    baseUrl: server.baseUrl,
+    apiKey: clientCredentials({
+      tokenUrl: `${server.baseUrl}/oauth/token`,
+      clientId: 'svc',
+      clientSecret: 'cs_test_secret',
+    }),
+  });
 }
 
 describe('a body past maxResponseBytes', () => {
@@ -162,14 +165,7 @@ describe('a body past maxResponseBytes', () => {
     server.answer((_req, res) =>
       json(res, 200, { access_token: 'x'.repeat(70_000), token_type: 'Bearer' }),
     );
-    const client = new Client({
-      baseUrl: server.baseUrl,
-      apiKey: clientCredentials({
-        tokenUrl: `${server.baseUrl}/oauth/token`,
-        clientId: 'svc',
-        clientSecret: 'cs_test_secret',
-      }),
-    });
+    const client = oauthClient();
 
     const error = await client.projects.get('proj_1').catch((e: unknown) => e);
 
@@ -236,14 +232,7 @@ describe('secrets a server echoes', () => {
         expires_in: 'soon',
       }),
     );
-    const client = new Client({
-      baseUrl: server.baseUrl,
-      apiKey: clientCredentials({
-        tokenUrl: `${server.baseUrl}/oauth/token`,
-        clientId: 'svc',
-        clientSecret: 'cs_test_secret',
-      }),
-    });
+    const client = oauthClient();
 
     const error = await client.projects.get('proj_1').catch((e: unknown) => e);
 
