@@ -22,11 +22,17 @@ function tokenResponseSchema() {
         message: 'must be Bearer, the only token type this service accepts',
       }),
     ),
-    // A number of seconds; some servers send it as a string of digits.
+    // A number of seconds; some servers send it as a string of digits. One custom check and an
+    // overwrite rather than z.union, z.pipe and z.transform: 0.5 KiB less in a browser bundle.
     expires_in: z.optional(
-      z.pipe(
-        z.union([z.number().check(z.positive()), z.string().check(z.regex(/^\d+$/))]),
-        z.transform((value) => Number(value)),
+      z.custom<number>().check(
+        z.refine(
+          (value) =>
+            (typeof value === 'number' && value > 0) ||
+            (typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0),
+          { message: 'expected a positive number of seconds' },
+        ),
+        z.overwrite((value) => Number(value)),
       ),
     ),
   });
@@ -77,7 +83,8 @@ export function tokenEndpoint(settings: TokenSettings): TokenEndpoint {
   return {
     name: 'oauth.token',
     method: 'POST',
-    input: z.record(z.string(), z.string()),
+    // The form is built here, from validated options: nothing to check again.
+    input: z.custom<Record<string, string>>(),
     path: () => url.pathname + url.search,
     body: (fields) => fields,
     encoding: 'form',
