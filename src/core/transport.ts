@@ -1,9 +1,10 @@
 /**
  * Sends calls through one ky instance per client: ky joins the URL, serialises the JSON body,
- * bounds each attempt by `timeout`, and runs the retries the policy (`retry-policy.ts`) asks for.
- * Hooks put the bearer token on every attempt and the Idempotency-Key on every call. Each attempt
- * is one `fetch` (the caller's, or the platform's looked up per attempt) whose body is read inside
- * the attempt, so the attempt's deadline covers it and a connection dropped mid-body is retried.
+ * bounds each attempt by `timeout` and the call by `totalTimeout`, never follows a redirect, and
+ * runs the retries the policy (`retry-policy.ts`) asks for. Hooks put the bearer token on every
+ * attempt and the Idempotency-Key on every call. Each attempt (`attempt.ts`) is one `fetch` whose
+ * body is read inside the attempt, capped, so the attempt's deadline covers it and a connection
+ * dropped mid-body is retried.
  * What comes back is read by `response.ts`; whatever fails becomes an SDK error in
  * `to-agentchat-error.ts`.
  */
@@ -176,7 +177,8 @@ export class Transport {
       ...kyOptions,
       context: { call },
       retry: retryOptions(retries, (error, retry) => {
-        // A middleware's own error ends the call; anything else, the policy judges.
+        // An attempt that ended the call on purpose (a middleware's error, a redirect, a body
+        // past the limit) stands; anything else, the policy judges, the call's deadline included.
         if (call.stopped) return undefined;
         const failure = toAgentChatError(error, call);
         const wait = retryDelay(failure, retry, Math.random, call.deadline);
