@@ -57,8 +57,15 @@ export async function serveOnHttp(
   const serve = toNodeHandler(handler, {
     onerror: (error) => process.stderr.write(`agentchat-mcp: ${error.message}\n`),
   });
-  // node:http types `method` as optional; a server's requests always have one.
-  const server = createServer((request, response) => serve(request as never, response));
+  let stopping = false;
+  const server = createServer((request, response) => {
+    // Once stopping, a connection is closed as soon as its last answer is out, not kept alive.
+    response.once('finish', () => {
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+    // node:http types `method` as optional; a server's requests always have one.
+    return serve(request as never, response);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(args.port, args.host, resolve);
@@ -72,6 +79,7 @@ export async function serveOnHttp(
   process.stderr.write(`agentchat-mcp: serving MCP at http://${host}:${port}/mcp ${credentials}\n`);
 
   const stop = () => {
+    stopping = true;
     process.off('SIGTERM', stop);
     process.off('SIGINT', stop);
     // No new connections; calls in flight may finish within the grace period, then are cut off.
