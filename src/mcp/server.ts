@@ -26,13 +26,24 @@ export interface McpServerOptions extends McpToolScope {
   client: Client;
 }
 
-/** Read by the model when it connects: what the tools are for and how they fit together. */
-const INSTRUCTIONS =
-  'Tools for the Project and Agent Chat service, where each project is bound to one AI agent. ' +
-  'create_project makes a project and returns its id (proj_<id>); get_project reads a project ' +
-  "by id; send_message sends a message to a project's agent and returns its reply. A failed " +
-  'call comes back as a tool error whose text says what went wrong and gives a request id for ' +
-  'support.';
+/** What each tool is for, in the instructions the model reads when it connects. */
+const TOOL_ROLES: Readonly<Record<string, string>> = {
+  create_project: 'create_project makes a project and returns its id (proj_<id>)',
+  get_project: 'get_project reads a project by id',
+  send_message: "send_message sends a message to a project's agent and returns its reply",
+};
+
+/**
+ * Read by the model when it connects: what the tools offered are for and how they fit together.
+ * A scoped server names only its own, so that the model never looks for one it lacks.
+ */
+function instructionsFor(tools: readonly { name: string }[]): string {
+  return (
+    'Tools for the Project and Agent Chat service, where each project is bound to one AI agent. ' +
+    `${tools.map((tool) => TOOL_ROLES[tool.name]).join('; ')}. A failed call comes back as a ` +
+    'tool error whose text says what went wrong and gives a request id for support.'
+  );
+}
 
 /**
  * Creates an MCP server whose tools are the service's three operations, called through `client`:
@@ -76,7 +87,7 @@ export function serverWithTools(
 ): McpServer {
   const server = new McpServer(
     { name: 'agentchat', title: 'Project and Agent Chat', version: VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: instructionsFor(tools) },
   );
   for (const tool of tools) registerTool(server, operations, tool);
   return server;

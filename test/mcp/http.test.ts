@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { callTool, connectRecorded, textOf } from '../helpers/mcp-client.js';
+import {
+  allToolNames,
+  callTool,
+  connectRecorded,
+  listedToolNames,
+  textOf,
+} from '../helpers/mcp-client.js';
 import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
 import { runProcess } from '../helpers/run-process.js';
 
@@ -97,12 +103,7 @@ describe('agentchat-mcp --http with pass-through keys', { timeout: 30_000 }, () 
   it("runs the three tools with the caller's key, which reaches the service", async () => {
     const { mcp } = await connect(replicas[0]?.url as string, KEY_A);
     try {
-      const { tools } = await mcp.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual([
-        'create_project',
-        'get_project',
-        'send_message',
-      ]);
+      expect(await listedToolNames(mcp)).toEqual(allToolNames);
       const created = await callTool(mcp, 'create_project', { name: 'Remote', agentId: 'agent_1' });
       expect(created.isError).toBeFalsy();
       const { id } = created.structuredContent as { id: string };

@@ -18,15 +18,21 @@ afterAll(() => service?.close());
 
 const client = () => new Client({ apiKey: API_KEY, baseUrl: service.baseUrl });
 
-async function toolNames(scope: McpToolScope): Promise<string[]> {
+/** The tools a server with `scope` lists, in order, and the instructions it gives. */
+async function offered(scope: McpToolScope): Promise<{ tools: string[]; instructions: string }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await createMcpServer({ client: client(), ...scope }).connect(serverSide);
   const { mcp } = await connectRecorded(clientSide);
   try {
-    return (await mcp.listTools()).tools.map((tool) => tool.name);
+    const tools = (await mcp.listTools()).tools.map((tool) => tool.name);
+    return { tools, instructions: mcp.getInstructions() ?? '' };
   } finally {
     await mcp.close();
   }
+}
+
+async function toolNames(scope: McpToolScope): Promise<string[]> {
+  return (await offered(scope)).tools;
 }
 
 /** The message createMcpServer refuses `scope` with; fails the test when it does not. */
@@ -45,8 +51,11 @@ describe('tool scope', () => {
     expect(await toolNames({})).toEqual(['create_project', 'get_project', 'send_message']);
   });
 
-  it('offers only get_project when read-only', async () => {
-    expect(await toolNames({ readOnly: true })).toEqual(['get_project']);
+  it('offers only get_project when read-only, and names only it to the model', async () => {
+    const { tools, instructions } = await offered({ readOnly: true });
+    expect(tools).toEqual(['get_project']);
+    expect(instructions).toContain('get_project reads a project by id.');
+    expect(instructions).not.toMatch(/create_project|send_message/);
   });
 
   it('offers the tools named, in their usual order', async () => {

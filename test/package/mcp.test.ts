@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { type CallToolResult, Client as McpClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { allToolNames, listedToolNames } from '../helpers/mcp-client.js';
 import { startMcpHttp } from '../helpers/mcp-http.js';
 import { consumerPath, runJson, useMockServer } from '../helpers/package-consumer.js';
 import { runProcess } from '../helpers/run-process.js';
@@ -250,11 +251,9 @@ describe('agentchat-mcp --http from the tarball', () => {
         'agentId=agent_inspector',
       ]);
 
-      expect((listed.tools as { name: string }[]).map((tool) => tool.name).sort()).toEqual([
-        'create_project',
-        'get_project',
-        'send_message',
-      ]);
+      expect((listed.tools as { name: string }[]).map((tool) => tool.name).sort()).toEqual(
+        allToolNames,
+      );
       expect(called.structuredContent).toMatchObject({
         id: expect.stringMatching(/^proj_/),
         name: 'From the Inspector',
@@ -287,7 +286,7 @@ describe('createMcpHttpHandler in other runtimes', () => {
     },
   ])('serves the tools as a fetch handler in $name', async ({ bin, flags }) => {
     expect(await runJson(bin, [...flags(), 'mcp-http.mjs', mock.server.baseUrl, API_KEY])).toEqual({
-      tools: ['create_project', 'get_project', 'send_message'],
+      tools: allToolNames,
       created: true,
       read: 'agent_runtime',
       unauthorized: [401, 'Bearer'],
@@ -347,12 +346,7 @@ describe('the MCP bundle (npm run build:mcpb)', () => {
     const client = new McpClient({ name: 'mcpb-check', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual([
-        'create_project',
-        'get_project',
-        'send_message',
-      ]);
+      expect(await listedToolNames(client)).toEqual(allToolNames);
       const created = await call(client, 'create_project', {
         name: 'From the bundle',
         agentId: 'agent_bundle',
