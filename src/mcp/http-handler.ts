@@ -67,7 +67,9 @@ export interface McpHttpHandlerOptions extends McpToolScope {
  *
  * @example
  * ```ts
- * const handler = createMcpHttpHandler();
+ * import { createMcpHttpHandler } from 'agentchat/mcp';
+ *
+ * const handler = createMcpHttpHandler({ clientOptions: { baseUrl: 'https://host/api' } });
  * const response = await handler.fetch(new Request('http://localhost/health'));
  * ```
  */

@@ -2,7 +2,18 @@ import { AgentChatError } from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AgentChatTool, createProject, getProject, sendMessage } from './tools.js';
 
-/** A tool of agentchat/mcp, by the name MCP clients see. */
+/**
+ * A tool of agentchat/mcp, by the name MCP clients see.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'agentchat';
+ * import { createMcpServer, type ToolName } from 'agentchat/mcp';
+ *
+ * const tools: ToolName[] = ['get_project', 'send_message'];
+ * const server = createMcpServer({ client: new Client(), tools });
+ * ```
+ */
 export type ToolName = 'create_project' | 'get_project' | 'send_message';
 
 /** Every tool, in the order `tools/list` gives them. */
@@ -19,8 +30,11 @@ export const allTools: readonly AgentChatTool<any, any>[] = [
  *
  * @example
  * ```ts
- * const scope: McpToolScope = { tools: ['get_project', 'send_message'] };
- * const server = createMcpServer({ client, ...scope });
+ * import { Client } from 'agentchat';
+ * import { createMcpServer, type McpToolScope } from 'agentchat/mcp';
+ *
+ * const scope: McpToolScope = { readOnly: true };
+ * const server = createMcpServer({ client: new Client(), ...scope });
  * ```
  */
 export interface McpToolScope {
