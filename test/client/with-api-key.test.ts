@@ -2,7 +2,8 @@
  * The internal way agentchat/mcp over HTTP calls the service with each caller's key: a client's
  * operations with another fixed key, sharing the client's options and ky instance.
  */
-import { describe, expect, it } from 'vitest';
+import ky from 'ky';
+import { describe, expect, it, vi } from 'vitest';
 import * as publicApi from '../../src/index.js';
 import { APIError, type Client } from '../../src/index.js';
 import { leaksOf } from '../helpers/reliability.js';
@@ -85,6 +86,22 @@ describe("a client's operations with another key", () => {
 
     expect(error).toBeInstanceOf(APIError);
     expect(leaksOf(error, OTHER_KEY)).toEqual([]);
+  });
+
+  it('make no ky instance of their own: the one of the client serves them all', async () => {
+    const base = client();
+    const create = vi.spyOn(ky, 'create');
+    try {
+      const operations = Array.from({ length: 20 }, (_, i) => operationsOf(base, `sk_${i}`));
+      await operations[7]?.projects.get('proj_1').catch(() => undefined);
+      expect(create).not.toHaveBeenCalled();
+      // The spy does see a client being made, which makes one.
+      client();
+      expect(create).toHaveBeenCalledTimes(1);
+    } finally {
+      create.mockRestore();
+    }
+    expect(mock.requests.map((request) => request.headers.authorization)).toEqual(['Bearer sk_7']);
   });
 
   it('are not part of the public API', () => {

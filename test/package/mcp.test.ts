@@ -208,6 +208,21 @@ describe('agentchat-mcp without @modelcontextprotocol/server', () => {
         'agentchat-mcp: needs @modelcontextprotocol/server, an optional peer dependency of agentchat: npm install @modelcontextprotocol/server\n',
     });
   });
+
+  it('says in one line which peers --http needs, and exits non-zero', async () => {
+    const { code, stdout, stderr } = await runProcess(
+      join(project, 'node_modules/.bin/agentchat-mcp'),
+      ['--http', '--port', '0'],
+      { cwd: project, env: { PATH, AGENTCHAT_BASE_URL: mock.server.baseUrl } },
+    );
+
+    expect({ code, stdout, stderr }).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'agentchat-mcp: --http needs @modelcontextprotocol/server and @modelcontextprotocol/node, optional peer dependencies of agentchat: npm install @modelcontextprotocol/server @modelcontextprotocol/node\n',
+    });
+  });
 });
 
 /** Runs the MCP Inspector's CLI (a client nobody on this project wrote) and parses its JSON. */
