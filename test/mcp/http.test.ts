@@ -280,4 +280,22 @@ describe('stopping', { timeout: 30_000 }, () => {
     expect(service.service.projects()).toHaveLength(1);
     await mcp.close();
   });
+
+  it('cuts off a call that never ends after the grace period, and exits 0', async () => {
+    const server = await startBin([]);
+    const { mcp } = await connect(server.url, KEY_A);
+    service.service.enqueue({ kind: 'hang' });
+    const call = callTool(mcp, 'get_project', { id: 'proj_1' }).then(
+      (result) => ({ ended: 'result' as const, isError: result.isError }),
+      () => ({ ended: 'error' as const, isError: true }),
+    );
+    await expect.poll(() => service.service.requests.length).toBe(1);
+    const started = Date.now();
+
+    expect(await server.stop()).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await call).isError).toBe(true);
+    await mcp.close();
+  });
 });
