@@ -27,6 +27,14 @@ export const clientDefaults = {
 } as const;
 
 /**
+ * The key of {@link Client}'s method that makes its operations with another key. A registered
+ * symbol, so that agentchat/mcp reaches it on a client of its own package without it being public.
+ *
+ * @internal
+ */
+export const withApiKey: unique symbol = Symbol.for('agentchat.withApiKey');
+
+/**
  * The client for the Project and Agent Chat service.
  *
  * @example
@@ -52,6 +60,8 @@ export class Client {
   readonly timeout: number;
   /** The options as given, with the key and base URL as resolved, for {@link Client.withOptions}. */
   readonly #options: ClientOptions;
+  /** Sends the calls of `projects` and `chat`; shared by the operations made by `withApiKey`. */
+  readonly #transport: Transport;
 
   /**
    * Creates a client. Nothing is sent until the first call.
@@ -107,8 +117,22 @@ export class Client {
         options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'off'),
       ),
     });
+    this.#transport = transport;
     this.projects = new Projects(transport);
     this.chat = new Chat(transport);
+  }
+
+  /**
+   * The operations of this client called with another, fixed `apiKey`: everything else (base URL,
+   * retries, timeouts, headers, middleware, logger) and the ky instance are this client's, so no
+   * option is checked and no ky instance is made again. For agentchat/mcp over HTTP, which answers
+   * each request with the key its caller sent.
+   *
+   * @internal
+   */
+  [withApiKey](apiKey: string): Pick<Client, 'projects' | 'chat'> {
+    const transport = this.#transport.withApiKey(apiKey);
+    return { projects: new Projects(transport), chat: new Chat(transport) };
   }
 
   /**

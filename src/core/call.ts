@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import type { Authorization } from './credential.js';
+import type { Authorization, Credential } from './credential.js';
 import type { AgentChatError, CallSite } from './errors/index.js';
 import type { Middleware } from './middleware.js';
 
@@ -61,6 +61,8 @@ export class Call {
       readonly signal: AbortSignal | undefined;
       readonly timeout: number;
       readonly maxRetries: number;
+      /** Where each attempt's Authorization comes from: the transport's that started the call. */
+      readonly credential: Credential;
       /** Sent on every attempt of a POST, so the service can tell a retry from a new request. */
       readonly idempotencyKey: string | undefined;
       /** Run around every attempt: the client's, then the call's. */

@@ -19,7 +19,7 @@ import type { APIPromise, WithResponse } from './api-promise.js';
 import { apiPromise } from './api-promise.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, type Endpoint } from './call.js';
-import type { Authorization, Credential } from './credential.js';
+import { type Authorization, bearerCredential, type Credential } from './credential.js';
 import { AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
 import { type Middleware, type MiddlewareContext, runMiddleware } from './middleware.js';
@@ -53,31 +53,20 @@ export class Transport {
   /** True when the client's own headers name a Content-Type, which a JSON body must override. */
   readonly #clientSetsContentType: boolean;
 
-  constructor(config: TransportConfig) {
+  /** `ky`, when given, is another transport's instance, to share (see {@link withApiKey}). */
+  constructor(config: TransportConfig, ky?: KyInstance) {
     this.#config = config;
-    const headers = lowerCased(config.headers);
-    this.#clientSetsContentType = 'content-type' in headers;
-    // Our defaults first, so that the client's own headers replace them.
-    const defaults: Record<string, string> = { accept: 'application/json' };
-    if (config.userAgent) defaults['user-agent'] = config.userAgent;
-    const stampCall: BeforeRequestHook = ({ request, options }) => {
-      const call = callOf(options);
-      const key = call.options.idempotencyKey;
-      if (key !== undefined) request.headers.set('idempotency-key', key);
-      return this.#authorize(request, call);
-    };
-    // A key from a function may change between attempts (a refreshed token); a fixed one never
-    // does, and ky re-sends a copy of the first attempt's request, headers included.
-    const reauthorize: BeforeRetryHook = ({ request, options }) =>
-      this.#authorize(request, callOf(options));
-    this.#ky = ky.create({
-      prefix: config.baseUrl,
-      headers: { ...defaults, ...headers },
-      hooks: {
-        beforeRequest: [stampCall],
-        beforeRetry: 'renew' in config.credential ? [reauthorize] : [],
-      },
-    });
+    this.#clientSetsContentType = 'content-type' in lowerCased(config.headers);
+    this.#ky = ky ?? createKy(config);
+  }
+
+  /**
+   * A transport like this one but authorised by a fixed `apiKey`, sharing this one's ky instance,
+   * so that making one costs no ky setup: an MCP server over HTTP makes one per request, with the
+   * key its caller sent. The hooks read each call's credential from the call, so they serve both.
+   */
+  withApiKey(apiKey: string): Transport {
+    return new Transport({ ...this.#config, credential: bearerCredential(apiKey) }, this.#ky);
   }
 
   /** Starts a call and returns its promise at once; bad input rejects it, never throws. */
@@ -113,6 +102,7 @@ export class Transport {
         signal: options.signal,
         timeout: options.timeout ?? this.#config.timeout,
         maxRetries: options.maxRetries ?? this.#config.maxRetries,
+        credential: this.#config.credential,
         idempotencyKey:
           endpoint.method === 'POST' && !form
             ? (options.idempotencyKey ?? crypto.randomUUID())
@@ -278,21 +268,49 @@ export class Transport {
     if (hasBody) headers['content-type'] = 'application/json';
     return headers;
   }
+}
 
-  /**
-   * Puts the credential on an attempt's request: at once when it is fixed, else once the key
-   * function has answered. The first attempt of a replay tells the function which token the
-   * service refused.
-   */
-  #authorize(request: Request, call: Call): void | Promise<void> {
-    const { credential } = this.#config;
-    if ('fixed' in credential) return stamp(request, call, credential.fixed);
-    const rejected = call.rejectedToken;
-    call.rejectedToken = undefined;
-    return credential
-      .renew(rejected === undefined ? {} : { rejected })
-      .then((authorization) => stamp(request, call, authorization));
-  }
+/**
+ * The ky instance of a transport: the client's headers over our defaults, and hooks that put the
+ * bearer token on every attempt and the Idempotency-Key on every call.
+ */
+function createKy(config: TransportConfig): KyInstance {
+  // Our defaults first, so that the client's own headers replace them.
+  const defaults: Record<string, string> = { accept: 'application/json' };
+  if (config.userAgent) defaults['user-agent'] = config.userAgent;
+  const stampCall: BeforeRequestHook = ({ request, options }) => {
+    const call = callOf(options);
+    const key = call.options.idempotencyKey;
+    if (key !== undefined) request.headers.set('idempotency-key', key);
+    return authorize(request, call);
+  };
+  // A key from a function may change between attempts (a refreshed token); a fixed one never
+  // does, and ky re-sends a copy of the first attempt's request, headers included.
+  const reauthorize: BeforeRetryHook = ({ request, options }) =>
+    authorize(request, callOf(options));
+  return ky.create({
+    prefix: config.baseUrl,
+    headers: { ...defaults, ...lowerCased(config.headers) },
+    hooks: {
+      beforeRequest: [stampCall],
+      beforeRetry: 'renew' in config.credential ? [reauthorize] : [],
+    },
+  });
+}
+
+/**
+ * Puts the call's credential on an attempt's request: at once when it is fixed, else once the key
+ * function has answered. The first attempt of a replay tells the function which token the
+ * service refused.
+ */
+function authorize(request: Request, call: Call): void | Promise<void> {
+  const { credential } = call.options;
+  if ('fixed' in credential) return stamp(request, call, credential.fixed);
+  const rejected = call.rejectedToken;
+  call.rejectedToken = undefined;
+  return credential
+    .renew(rejected === undefined ? {} : { rejected })
+    .then((authorization) => stamp(request, call, authorization));
 }
 
 /** Puts an Authorization on an attempt's request, and on the call, for what it must redact. */
