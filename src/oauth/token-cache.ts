@@ -175,10 +175,13 @@ export function sharedToken(
       const stored = await read();
       if (fresh(stored, refused)) return stored;
       if (!lease) return replace(request, stored, refused);
+      // One lease per token replaced (none, or the one stored, named by when it was issued): a
+      // lease is never released, so one that outlived its refresh must not hold up the next.
+      const leaseName = `:lease:${stored?.issuedAt ?? 'none'}`;
       const giveUpAt = Date.now() + tokenCacheDefaults.leaseMs;
       for (let poll = 0; ; poll++) {
         const taken = await attempt('take the lease', (key) =>
-          lease(`${key}:lease`, tokenCacheDefaults.leaseMs),
+          lease(key + leaseName, tokenCacheDefaults.leaseMs),
         );
         // The cache failed (already warned): this process asks for itself.
         if (taken === undefined) return replace(request, undefined, refused);
