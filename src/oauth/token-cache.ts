@@ -126,10 +126,10 @@ export function sharedToken(
     }
   };
 
-  /** The stored token, as stored: `undefined` when there is none or it cannot be read. */
-  const read = async (): Promise<Token | undefined> => {
+  /** What the cache holds; no token when there is none or it cannot be read. */
+  const read = async (): Promise<Stored> => {
     const stored = await attempt('read the token', (key) => cache.get(key));
-    return typeof stored === 'string' ? parseToken(stored, margin) : undefined;
+    return typeof stored === 'string' ? parseStored(stored, margin) : nothingStored;
   };
 
   /** A token to take: not refused, not due for refresh (so not expired either). */
@@ -147,9 +147,9 @@ export function sharedToken(
     refused: string | undefined,
   ): Promise<Token> => {
     if (refused !== undefined && stored?.value === refused) {
-      // An empty value reads as none.
+      const evicted = JSON.stringify({ evicted: stored.issuedAt });
       await attempt('evict a refused token', (key) =>
-        cache.set(key, '', tokenCacheDefaults.leaseMs),
+        cache.set(key, evicted, tokenCacheDefaults.leaseMs),
       );
     }
     const token = await request();
@@ -172,12 +172,12 @@ export function sharedToken(
 
   return {
     async obtain(request, refused) {
-      const stored = await read();
+      const { token: stored, generation } = await read();
       if (fresh(stored, refused)) return stored;
       if (!lease) return replace(request, stored, refused);
-      // One lease per token replaced (none, or the one stored, named by when it was issued): a
-      // lease is never released, so one that outlived its refresh must not hold up the next.
-      const leaseName = `:lease:${stored?.issuedAt ?? 'none'}`;
+      // A lease is never released, so it is taken for what it replaces: one that outlived its
+      // refresh then holds up no later one.
+      const leaseName = `:lease:${generation}`;
       const giveUpAt = Date.now() + tokenCacheDefaults.leaseMs;
       for (let poll = 0; ; poll++) {
         const taken = await attempt('take the lease', (key) =>
@@ -187,7 +187,7 @@ export function sharedToken(
         if (taken === undefined) return replace(request, undefined, refused);
         if (taken) {
           // A token may have landed since the first read, from a process whose lease ran out.
-          const latest = await read();
+          const { token: latest } = await read();
           return fresh(latest, refused) ? latest : replace(request, latest, refused);
         }
         const left = giveUpAt - Date.now();
@@ -198,7 +198,7 @@ export function sharedToken(
           left,
         );
         await new Promise((resolve) => setTimeout(resolve, pause));
-        const landed = await read();
+        const { token: landed } = await read();
         if (fresh(landed, refused)) return landed;
       }
     },
@@ -224,31 +224,41 @@ function storedToken(token: Token): string {
 }
 
 /**
- * Reads the stored form back, with this provider's refresh margin; `undefined` for anything else
- * (an evicted token, a value another program wrote under the key).
+ * What the cache holds: the token, if any, and its generation, which names what a lease to replace
+ * it is taken for: the stored token or the evicted one (by when it was issued), else `none`.
  */
-function parseToken(stored: string, margin: number): Token | undefined {
+interface Stored {
+  readonly token: Token | undefined;
+  readonly generation: string;
+}
+
+const nothingStored: Stored = { token: undefined, generation: 'none' };
+
+/**
+ * Reads the stored form back, with this provider's refresh margin. An evicted token, or a value
+ * another program wrote under the key, holds no token.
+ */
+function parseStored(stored: string, margin: number): Stored {
   let data: unknown;
   try {
     data = JSON.parse(stored);
   } catch {
-    return undefined;
+    return nothingStored;
   }
-  if (typeof data !== 'object' || data === null) return undefined;
-  const { accessToken, issuedAt, expiresAt } = data as Record<string, unknown>;
-  if (typeof accessToken !== 'string' || accessToken === '') return undefined;
-  if (typeof issuedAt !== 'number') return undefined;
+  if (typeof data !== 'object' || data === null) return nothingStored;
+  const { accessToken, issuedAt, expiresAt, evicted } = data as Record<string, unknown>;
+  if (typeof evicted === 'number') return { token: undefined, generation: `evicted-${evicted}` };
+  if (typeof accessToken !== 'string' || accessToken === '') return nothingStored;
+  if (typeof issuedAt !== 'number') return nothingStored;
+  const generation = String(issuedAt);
   if (expiresAt === null) {
-    return { value: accessToken, issuedAt, refreshAt: Infinity, expiresAt: Infinity };
+    const token = { value: accessToken, issuedAt, refreshAt: Infinity, expiresAt: Infinity };
+    return { token, generation };
   }
-  if (typeof expiresAt !== 'number' || expiresAt <= issuedAt) return undefined;
+  if (typeof expiresAt !== 'number' || expiresAt <= issuedAt) return nothingStored;
   const lifetime = expiresAt - issuedAt;
-  return {
-    value: accessToken,
-    issuedAt,
-    refreshAt: expiresAt - Math.min(margin, lifetime / 2),
-    expiresAt,
-  };
+  const refreshAt = expiresAt - Math.min(margin, lifetime / 2);
+  return { token: { value: accessToken, issuedAt, refreshAt, expiresAt }, generation };
 }
 
 /** Settles as `operation` does, or rejects once `ms` have passed. */

@@ -53,8 +53,9 @@ for await (const line of createInterface({ input: process.stdin })) {
     continue;
   }
   const key = JSON.stringify(command.wave);
-  if (!clients.has(key)) clients.set(key, connect(command.wave));
-  const { client } = await (clients.get(key) ?? connect(command.wave));
+  const entry = clients.get(key) ?? connect(command.wave);
+  clients.set(key, entry);
+  const { client } = await entry;
   const results = await Promise.allSettled(
     Array.from({ length: command.calls }, (_, i) =>
       client.projects.create({ name: `Fleet ${process.pid} ${i}`, agentId: 'agent_1' }),
