@@ -225,7 +225,7 @@ function storedToken(token: Token): string {
 
 /**
  * What the cache holds: the token, if any, and its generation, which names what a lease to replace
- * it is taken for: the stored token or the evicted one (by when it was issued), else `none`.
+ * it is taken for: the stored or evicted token, by when it was issued, else `none`.
  */
 interface Stored {
   readonly token: Token | undefined;
@@ -247,7 +247,8 @@ function parseStored(stored: string, margin: number): Stored {
   }
   if (typeof data !== 'object' || data === null) return nothingStored;
   const { accessToken, issuedAt, expiresAt, evicted } = data as Record<string, unknown>;
-  if (typeof evicted === 'number') return { token: undefined, generation: `evicted-${evicted}` };
+  // The evicted token's generation: whoever sees it, or the token, takes the same lease.
+  if (typeof evicted === 'number') return { token: undefined, generation: String(evicted) };
   if (typeof accessToken !== 'string' || accessToken === '') return nothingStored;
   if (typeof issuedAt !== 'number') return nothingStored;
   const generation = String(issuedAt);

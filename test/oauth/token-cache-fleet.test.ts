@@ -117,13 +117,18 @@ async function wave(): Promise<WaveResult[]> {
 const allSucceeded = Array.from({ length: FLEET_SIZE }, () => ({ ok: CALLS, failures: [] }));
 
 /** The bearer tokens the service saw, in order, and the statuses it answered them. */
-function serviceCalls(service: MockServer['service']) {
-  return service.requests
+function serviceCalls(requests: MockServer['service']['requests']) {
+  return requests
     .filter((request) => !request.path.endsWith('/oauth/token'))
     .map((request) => ({
       token: request.headers.authorization?.replace(/^Bearer /, ''),
       status: request.status,
     }));
+}
+
+/** Resolves once the clock has passed `time`: a token's real lifetime, which no fake clock moves. */
+function clockPast(time: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, time - Date.now() + 1)));
 }
 
 /** Everything stored in Redis, key by key. */
@@ -148,14 +153,14 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
     expect(service.oauth.tokenRequests()).toBe(1);
 
     const [token] = service.oauth.tokens();
-    const calls = serviceCalls(service);
+    const calls = serviceCalls(service.requests);
     expect(calls).toHaveLength(2 * FLEET_SIZE * CALLS);
     expect(calls.every((call) => call.token === token?.accessToken && call.status === 201)).toBe(
       true,
     );
     // The key names neither the client nor its secret; the value holds the token, not the secret.
     const entries = await storedEntries(redis.url);
-    const tokenKey = Object.keys(entries).find((key) => !key.endsWith(':lease'));
+    const tokenKey = Object.keys(entries).find((key) => !key.includes(':lease:'));
     expect(tokenKey).toMatch(/^agentchat:oauth-token:[0-9a-f]{64}$/);
     expect(entries[tokenKey ?? '']).toContain(token?.accessToken);
     expect(JSON.stringify(entries)).not.toContain(credentials.clientSecret);
@@ -163,29 +168,31 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
     expect(fleet.flatMap((worker) => worker.warnings)).toEqual([]);
   });
 
-  it('refreshes a token expiring mid-run once for the fleet, and never sends it expired', async () => {
-    // A 3-second token refreshed 0.5 s before it expires: the run goes past its expiry, and ends
-    // well before its successor is due.
+  it('refreshes a token expiring mid-run once for the fleet, ahead of its expiry', async () => {
+    // A 6-second token, due for refresh 2 s before it expires.
     const { service } = await startCacheAndService({
       tokenLifetimeSeconds: 6,
-      refreshMarginMs: 2000,
+      refreshMarginMs: 2_000,
     });
-
     expect(await wave()).toEqual(allSucceeded);
     const [first] = service.oauth.tokens();
-    let waves = 1;
-    while (Date.now() < (first?.expiresAt ?? 0) + 250) {
-      expect(await wave()).toEqual(allSucceeded);
-      waves++;
-    }
+    const issuedAt = first?.issuedAt ?? 0;
+    const expiresAt = first?.expiresAt ?? 0;
+
+    // Inside the refresh window: the calls go on with the token, and the fleet refreshes it.
+    await clockPast(issuedAt + 4_100);
+    expect(await wave()).toEqual(allSucceeded);
+    // Once it has expired, every call carries its successor; nobody asks again.
+    await clockPast(expiresAt + 100);
+    const before = service.requests.length;
+    expect(await wave()).toEqual(allSucceeded);
 
     expect(service.oauth.tokenRequests()).toBe(2);
     const [, second] = service.oauth.tokens();
-    const calls = serviceCalls(service);
-    expect(calls).toHaveLength(waves * FLEET_SIZE * CALLS);
-    expect(calls.filter((call) => call.status !== 201)).toEqual([]);
-    // The last wave ran once the first token had expired, on its successor.
-    expect(calls.at(-1)?.token).toBe(second?.accessToken);
+    expect(second?.issuedAt).toBeLessThan(expiresAt);
+    const lastWave = serviceCalls(service.requests.slice(before));
+    expect(lastWave).toHaveLength(FLEET_SIZE * CALLS);
+    expect(lastWave.every((call) => call.token === second?.accessToken)).toBe(true);
   });
 
   it('evicts a token the service refused and replaces it once for the fleet', async () => {
@@ -202,7 +209,7 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
     expect(stored).toContain(second?.accessToken);
     expect(stored).not.toContain(first?.accessToken);
     // After the refusals, every call went through on the new token.
-    const lastWave = serviceCalls(service)
+    const lastWave = serviceCalls(service.requests)
       .filter((call) => call.status === 201)
       .slice(-CALLS * 4);
     expect(lastWave.every((call) => call.token === second?.accessToken)).toBe(true);
