@@ -19,14 +19,20 @@
  * ```ts
  * import { createClient } from 'redis';
  *
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const redis = await createClient({ url: 'rediss://cache.internal:6380' }).connect();
+ * const px = (ttlMs: number) => ({ type: 'PX', value: ttlMs }) as const;
  * const cache: TokenCache = {
  *   get: (key) => redis.get(key),
- *   set: (key, value, ttlMs) => redis.set(key, value, { expiration: { type: 'PX', value: ttlMs } }),
+ *   set: (key, value, ttlMs) => redis.set(key, value, { expiration: px(ttlMs) }),
  *   lease: async (key, ttlMs) =>
- *     (await redis.set(key, '1', { condition: 'NX', expiration: { type: 'PX', value: ttlMs } })) === 'OK',
+ *     (await redis.set(key, '1', { condition: 'NX', expiration: px(ttlMs) })) === 'OK',
  * };
- * const apiKey = clientCredentials({ tokenUrl, clientId, clientSecret, cache });
+ * const apiKey = clientCredentials({
+ *   tokenUrl: 'https://auth.example.com/oauth/token',
+ *   clientId: 'my-service',
+ *   clientSecret: process.env.AGENTCHAT_CLIENT_SECRET ?? '',
+ *   cache,
+ * });
  * ```
  */
 export interface TokenCache {

@@ -114,7 +114,9 @@ export interface MockOAuth {
    *
    * @example
    * ```ts
-   * await Promise.all([client.projects.get(id), client.projects.get(id)]);
+   * // A client whose apiKey is an OAuth token provider: one token for every call.
+   * const project = await client.projects.create({ name: 'Demo', agentId: 'agent_1' });
+   * await Promise.all([client.projects.get(project.id), client.projects.get(project.id)]);
    * expect(mock.oauth.tokenRequests()).toBe(1);
    * ```
    */
