@@ -78,8 +78,17 @@ describe('clientCredentials({ cache })', () => {
   it('makes one token request for processes starting at once: the others wait on the lease', async () => {
     const { cache } = memoryCache();
     const fleet = Array.from({ length: 4 }, () => processOf(cache));
+    // A slow token endpoint: every process is cold while the first request is under way.
+    mock.enqueue({ kind: 'delay', ms: 1_000, path: '/oauth/token' });
 
-    await Promise.all(fleet.flatMap(({ client }) => [create(client), create(client)]));
+    let settled = false;
+    const calls = Promise.all(fleet.flatMap(({ client }) => [create(client), create(client)]));
+    void calls.finally(() => {
+      settled = true;
+    });
+    // Each check moves the fake clock on (the keys' digests settle off it).
+    await vi.waitFor(() => expect(settled).toBe(true), { timeout: 4_000, interval: 50 });
+    await calls;
 
     expect(mock.oauth.tokenRequests()).toBe(1);
   });
