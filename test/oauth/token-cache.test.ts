@@ -59,6 +59,28 @@ function processOf(cache: TokenCache, options: Partial<ClientCredentialsOptions>
   return { client, logger };
 }
 
+/** One real turn of the event loop, where the keys' SHA-256 digests settle (off the fake clock). */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Waits, turn by turn and without moving the clock, until `condition` holds. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await turn();
+}
+
+/** Moves the fake clock on, 100 ms a turn, until `promise` settles; then answers it. */
+async function settle<T>(promise: Promise<T>): Promise<T> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (!settled) {
+    await turn();
+    await vi.advanceTimersByTimeAsync(100);
+  }
+  return promise;
+}
+
 const create = (client: Client) => client.projects.create({ name: 'Fleet', agentId: 'agent_1' });
 
 describe('clientCredentials({ cache })', () => {
@@ -81,14 +103,7 @@ describe('clientCredentials({ cache })', () => {
     // A slow token endpoint: every process is cold while the first request is under way.
     mock.enqueue({ kind: 'delay', ms: 1_000, path: '/oauth/token' });
 
-    let settled = false;
-    const calls = Promise.all(fleet.flatMap(({ client }) => [create(client), create(client)]));
-    void calls.finally(() => {
-      settled = true;
-    });
-    // Each check moves the fake clock on (the keys' digests settle off it).
-    await vi.waitFor(() => expect(settled).toBe(true), { timeout: 4_000, interval: 50 });
-    await calls;
+    await settle(Promise.all(fleet.flatMap(({ client }) => [create(client), create(client)])));
 
     expect(mock.oauth.tokenRequests()).toBe(1);
   });
@@ -99,11 +114,10 @@ describe('clientCredentials({ cache })', () => {
     mock.enqueue({ kind: 'delay', ms: 1_000, path: '/oauth/token' });
 
     const first = create(one as Client);
-    await vi.advanceTimersByTimeAsync(100); // its token request is under way
-    await create(two as Client);
+    await until(() => mock.oauth.tokenRequests() === 1); // under way, held for 1 s
+    await settle(create(two as Client));
     expect(mock.oauth.tokenRequests()).toBe(2);
-    await vi.advanceTimersByTimeAsync(1_000);
-    await first;
+    await settle(first);
     await create(later as Client);
     expect(mock.oauth.tokenRequests()).toBe(2);
   });
@@ -180,18 +194,16 @@ describe('clientCredentials({ cache })', () => {
     const waiter = processOf({ ...cache, lease: () => false });
 
     const call = create(waiter.client);
-    // The key is a SHA-256 digest, which settles off the fake clock.
-    await vi.waitFor(() => expect(gets).toHaveBeenCalled());
+    await until(() => gets.mock.calls.length > 0);
     gets.mockClear();
     await vi.advanceTimersByTimeAsync(1_000);
     expect(mock.oauth.tokenRequests()).toBe(0);
     const reads = gets.mock.calls.length;
     expect(reads).toBeGreaterThan(2);
     expect(reads).toBeLessThan(10); // backoff, not a busy loop
-    await create(holder.client);
-    await vi.advanceTimersByTimeAsync(500);
+    await settle(create(holder.client));
 
-    await expect(call).resolves.toMatchObject({ name: 'Fleet' });
+    await expect(settle(call)).resolves.toMatchObject({ name: 'Fleet' });
     expect(mock.oauth.tokenRequests()).toBe(1);
   });
 
@@ -201,12 +213,11 @@ describe('clientCredentials({ cache })', () => {
     const waiter = processOf({ ...cache, lease: () => false });
 
     const call = create(waiter.client);
-    await vi.waitFor(() => expect(gets).toHaveBeenCalled());
+    await until(() => gets.mock.calls.length > 0);
     await vi.advanceTimersByTimeAsync(9_800);
     expect(mock.oauth.tokenRequests()).toBe(0);
-    await vi.advanceTimersByTimeAsync(400);
 
-    await expect(call).resolves.toMatchObject({ name: 'Fleet' });
+    await expect(settle(call)).resolves.toMatchObject({ name: 'Fleet' });
     expect(mock.oauth.tokenRequests()).toBe(1);
   });
 
@@ -260,13 +271,10 @@ describe('clientCredentials({ cache })', () => {
   it.each(failures)('fails no call when the cache %s, and warns once', async (how, failing) => {
     const { client, logger } = processOf(failing());
 
-    const first = create(client);
-    await vi.advanceTimersByTimeAsync(3_000); // past each stalled operation's 1 s bound
-    await expect(first).resolves.toMatchObject({ name: 'Fleet' });
+    // A stalled operation is given up after 1 s of the fake clock.
+    await expect(settle(create(client))).resolves.toMatchObject({ name: 'Fleet' });
     mock.oauth.expireTokens();
-    const second = create(client);
-    await vi.advanceTimersByTimeAsync(3_000);
-    await expect(second).resolves.toMatchObject({ name: 'Fleet' });
+    await expect(settle(create(client))).resolves.toMatchObject({ name: 'Fleet' });
 
     expect(mock.oauth.tokenRequests()).toBe(2);
     const warnings = logger.lines.filter((line) => line.level === 'warn');
