@@ -103,8 +103,12 @@ export class Client {
     const middleware = [...(options.middleware ?? [])];
     this.#options = { ...options, apiKey, baseUrl: this.baseUrl, headers, middleware };
     const envLevel = readEnv('AGENTCHAT_LOG');
+    const log = createLog(
+      options.logger ?? globalThis.console,
+      options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'off'),
+    );
     const transport = new Transport({
-      credential: bearerCredential(apiKey),
+      credential: bearerCredential(apiKey, log),
       baseUrl: this.baseUrl,
       maxRetries: this.maxRetries,
       timeout: this.timeout,
@@ -112,10 +116,7 @@ export class Client {
       middleware,
       fetch: options.fetch,
       userAgent: userAgent(),
-      log: createLog(
-        options.logger ?? globalThis.console,
-        options.logLevel ?? (isLogLevel(envLevel) ? envLevel : 'off'),
-      ),
+      log,
     });
     this.#transport = transport;
     this.projects = new Projects(transport);

@@ -49,6 +49,7 @@ export {
   type ClientCredentialsOptions,
   clientCredentials,
 } from './oauth/client-credentials.js';
+export type { TokenCache } from './oauth/token-cache.js';
 export type { Chat } from './resources/chat.js';
 export type { Projects } from './resources/projects.js';
 export type {

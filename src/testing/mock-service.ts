@@ -4,6 +4,7 @@ import { createFaultQueue } from './faults/fault-queue.js';
 import { faultResponse } from './faults/fault-response.js';
 import type { EndpointContext } from './handlers/endpoint.js';
 import { fallback } from './handlers/fallback.js';
+import { issueToken } from './handlers/oauth/token.js';
 import { type EndpointMatch, findEndpoint } from './handlers/routing.js';
 import { createBearerCheck } from './http/bearer.js';
 import { createCorsPolicy } from './http/cors.js';
@@ -107,6 +108,19 @@ export interface MockService {
 export interface MockOAuth {
   /** Copies of the issued tokens, oldest first, with their expiry. */
   tokens(): IssuedToken[];
+  /**
+   * How many requests the token endpoint received since the last reset, refused and faulted ones
+   * included: what a shared token cache saves.
+   *
+   * @example
+   * ```ts
+   * // A client whose apiKey is an OAuth token provider: one token for every call.
+   * const project = await client.projects.create({ name: 'Demo', agentId: 'agent_1' });
+   * await Promise.all([client.projects.get(project.id), client.projects.get(project.id)]);
+   * expect(mock.oauth.tokenRequests()).toBe(1);
+   * ```
+   */
+  tokenRequests(): number;
   /** Makes every issued token expire now: the service answers 401 to each from then on. */
   expireTokens(): void;
   /**
@@ -300,6 +314,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     oauth: {
       tokens: () => oauth.tokens.list(),
+      tokenRequests: () =>
+        log.filter((entry) => base.pathBelow(entry.path) === issueToken.path).length,
       expireTokens: () => oauth.tokens.expireAll(),
       revokeToken(accessToken) {
         if (typeof accessToken !== 'string') {
