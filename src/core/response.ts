@@ -3,6 +3,7 @@
  * answer stands for, and the error for a 2xx body that is not what the contract says. Whatever a
  * server echoes of a secret (the bearer token, a client secret) is redacted here, before it can reach an error.
  */
+import type { SchemaValidationError } from 'ky';
 import type * as z from 'zod/mini';
 import {
   type APIError,
@@ -12,6 +13,7 @@ import {
   type ValidationIssue,
 } from './errors/index.js';
 import { serverRetryAfter } from './retry-policy.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
 import { validate } from './validation.js';
 
 /**
@@ -48,21 +50,32 @@ export function apiErrorOf(
 }
 
 /**
- * The error for a 2xx body that is not JSON or breaks the endpoint's schema, every issue worded
- * for people (zod/mini's own messages are terse, since it ships no locale).
+ * The error for a 2xx body that is not JSON or breaks the endpoint's schema. A zod schema's
+ * issues are worded for people here (zod/mini's own messages are terse, since it ships no
+ * locale); another library's are its own.
  */
 export function invalidBodyError(
   site: CallSite,
   response: Response,
   text: string,
   secrets: readonly string[],
-  schema: z.ZodMiniType<unknown>,
+  schema: StandardSchemaV1,
+  schemaError: SchemaValidationError | undefined,
 ): ResponseValidationError {
-  const body = parseBody(text);
-  let issues: ValidationIssue[] = [{ path: '', message: 'the body is not JSON' }];
-  if (body.json) {
-    const result = validate(schema, body.value);
-    issues = result.ok ? [{ path: '', message: 'the body did not validate' }] : result.issues;
+  let issues: ValidationIssue[] = [
+    { path: '', message: text === '' ? 'the body is empty' : 'the body is not JSON' },
+  ];
+  // An empty body reaches a schema as `undefined`, which only a schema for "no body" accepts.
+  if (schemaError && text !== '') {
+    const worded = '_zod' in schema ? zodIssues(schema as z.ZodMiniType, text) : undefined;
+    issues =
+      worded ??
+      schemaError.issues.map((issue) => ({
+        path: (issue.path ?? [])
+          .map((key) => String(typeof key === 'object' ? key.key : key))
+          .join('.'),
+        message: issue.message,
+      }));
   }
   return new ResponseValidationError(
     site,
@@ -73,6 +86,17 @@ export function invalidBodyError(
     },
     issues,
   );
+}
+
+/** A zod schema's issues with a body, or `undefined` when it cannot say them synchronously. */
+function zodIssues(schema: z.ZodMiniType, text: string): ValidationIssue[] | undefined {
+  try {
+    const result = validate(schema, parseBody(text).value);
+    return result.ok ? undefined : result.issues;
+  } catch {
+    // An async refinement in a caller's schema: zod's synchronous parse refuses it.
+    return undefined;
+  }
 }
 
 function parseBody(text: string): { json: boolean; value: unknown } {
