@@ -38,11 +38,11 @@ export interface Endpoint<Input, Output> {
    */
   readonly encoding?: 'json' | 'form';
   /**
-   * The per-call options it takes: those of every call, or those and `extraBody` for an
-   * operation whose JSON body the SDK builds.
+   * The per-call options it takes: those of every call, and `extraBody` for an operation whose
+   * JSON body the SDK builds, or `schema` for `client.request`.
    * @default requestOptionsSchema
    */
-  readonly options?: typeof bodyRequestOptionsSchema;
+  readonly options?: z.ZodMiniType<z.output<typeof bodyRequestOptionsSchema>>;
   /** Any Standard Schema: the SDK's own are zod/mini, `client.request` takes the caller's. */
   readonly output: StandardSchemaV1<unknown, Output>;
 }

@@ -6,11 +6,10 @@
  * path, so that a request can never leave the service's origin.
  */
 import * as z from 'zod/mini';
-import { describeValue, findNonJson } from '../internal/json.js';
-import { type APIPromise, apiPromise } from './api-promise.js';
+import { jsonObjectSchema } from '../schemas.js';
+import type { APIPromise } from './api-promise.js';
 import type { Endpoint, HttpMethod } from './call.js';
-import { RequestValidationError } from './errors/index.js';
-import type { RequestOptions } from './options.js';
+import { type RequestOptions, requestOptionsSchema } from './options.js';
 import type { StandardSchemaV1, StandardSchemaV1InferOutput } from './standard-schema.js';
 import type { Transport } from './transport.js';
 
@@ -41,13 +40,13 @@ export interface CustomRequest {
   method: HttpMethod;
   /**
    * The path below `baseUrl`, starting with `/`, such as `/v1/projects/proj_123/members`. Build
-   * it with the {@link path} tag, which encodes each value as one segment. Absolute URLs, `.` and
-   * `..` segments, backslashes, a query or fragment, and characters a URL path does not hold
-   * as written are refused (`RequestValidationError`, nothing sent).
+   * it with the {@link path} tag, which encodes each value as one segment. Absolute URLs, empty,
+   * `.` and `..` segments, backslashes, a query or fragment, and characters a URL path does not
+   * hold as written are refused (`RequestValidationError`, nothing sent).
    */
   path: string;
-  /** The JSON body, sent as it is once checked to be plain JSON. Not for `GET`. */
-  body?: unknown;
+  /** The JSON body: a plain JSON object, sent as it is. Not for `GET`. */
+  body?: Record<string, unknown> | undefined;
   /** Query parameters; an array repeats the parameter, `undefined` leaves it out. */
   query?: Readonly<Record<string, QueryValue | readonly QueryValue[] | undefined>> | undefined;
 }
@@ -59,6 +58,7 @@ export interface CustomRequest {
  * @example
  * ```ts
  * import * as z from 'zod/mini';
+import { jsonObjectSchema } from '../schemas.js';
  *
  * const options: CustomRequestOptions<z.ZodMiniType<{ id: string }>> = {
  *   schema: z.object({ id: z.string() }),
@@ -79,47 +79,26 @@ export interface CustomRequestOptions<Schema extends StandardSchemaV1 = Standard
 const methods: readonly unknown[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
- * What a path may hold as written: RFC 3986's path characters (unreserved, sub-delims, `:`, `@`
- * and `/`) and `%` before two hex digits. Anything else a URL parser would change on the way
- * (drop a tab, turn `\` into `/`, encode a space) or read as the end of the path (`?`, `#`).
+ * A path below `baseUrl`: `/`, or segments each led by `/`, with an optional trailing `/`. A
+ * segment holds RFC 3986's path characters as written (unreserved, sub-delims, `:`, `@`, and `%`
+ * before two hex digits) and is neither `.` nor `..`, `%2e` counting as a dot, as it does to a
+ * URL parser. So nothing a parser would change on the way (a tab dropped, `\` read as `/`, a
+ * space encoded), nothing read as the end of the path (`?`, `#`), no empty segment (`//host`)
+ * and no way up: the request stays on the route it names, on the service's origin.
  */
-const pathCharacters = /^(?:[\w\-.~!$&'()*+,;=:@/]|%[\dA-Fa-f]{2})*$/;
+const safePath =
+  /^(?:(?:\/(?!(?:\.|%2e){1,2}(?:\/|$))(?:[\w\-.~!$&'()*+,;=:@]|%[\da-f]{2})+)+\/?|\/)$/i;
 
-/** Why a path could leave the route it names, or the origin; `undefined` when it is safe. */
-function pathProblem(path: unknown): string | undefined {
-  if (typeof path !== 'string') return `expected a string, received ${describeValue(path)}`;
-  if (!path.startsWith('/') || path.startsWith('//')) {
-    return 'must start with one "/": a path below baseUrl, such as /v1/projects, never a URL';
-  }
-  if (!pathCharacters.test(path)) {
-    return 'must hold only URL path characters, with no query: build it with the path tag, and pass the query as query';
-  }
-  const segments = path.split('/').slice(1);
-  // `%2e` is a dot to a URL parser: `/%2e%2e/` climbs as `/../` does. A trailing "/" is fine.
-  const climbs = segments.some(
-    (segment, index) =>
-      /^(\.|%2e){0,2}$/i.test(segment) && (segment !== '' || index < segments.length - 1),
-  );
-  return climbs ? 'must not hold an empty, "." or ".." segment' : undefined;
-}
-
-/** Why a query value cannot be sent as it is; `undefined` when it can. */
-function queryValueProblem(value: unknown): string | undefined {
-  return (typeof value === 'string' && !/\p{Cs}/u.test(value)) ||
-    (typeof value === 'number' && Number.isFinite(value)) ||
-    typeof value === 'boolean'
-    ? undefined
-    : `expected a string, a finite number or a boolean, received ${typeof value === 'number' ? value : describeValue(value)}`;
-}
-
-/** A check that reports, at its field, each problem `problems` finds in the value. */
-function checkedWith<T>(problems: (value: T) => Array<{ path?: PropertyKey[]; message: string }>) {
-  return z.custom<T>().check(
-    z.superRefine((value: T, context) => {
-      for (const issue of problems(value))
-        context.addIssue({ code: 'custom', input: value, ...issue });
-    }),
-  );
+/** True for a query value sent as it is: a string, a finite number, a boolean, an array of them. */
+function isQueryValue(value: unknown): boolean {
+  return [value]
+    .flat()
+    .every(
+      (item) =>
+        (typeof item === 'string' && !/\p{Cs}/u.test(item)) ||
+        Number.isFinite(item) ||
+        typeof item === 'boolean',
+    );
 }
 
 const customRequestSchema = z
@@ -127,28 +106,20 @@ const customRequestSchema = z
     method: z.custom<HttpMethod>((method) => methods.includes(method), {
       message: "expected 'GET', 'POST', 'PUT', 'PATCH' or 'DELETE'",
     }),
-    path: checkedWith<string>((path) => {
-      const message = pathProblem(path);
-      return message ? [{ message }] : [];
+    path: z.custom<string>((path) => typeof path === 'string' && safePath.test(path), {
+      message:
+        'expected a path below baseUrl such as /v1/projects: segments of URL path characters, ' +
+        'none empty, "." or ".." (build it with the path tag; put a query in query)',
     }),
-    body: z.optional(
-      checkedWith<unknown>((body) => {
-        const problem = findNonJson({ body }, []);
-        return problem ? [{ path: problem.path.slice(1), message: problem.message }] : [];
-      }),
-    ),
+    body: z.optional(jsonObjectSchema),
     query: z.optional(
-      checkedWith<CustomRequest['query']>((query) => {
-        if (typeof query !== 'object' || query === null || Array.isArray(query)) {
-          return [{ message: `expected an object, received ${describeValue(query)}` }];
-        }
-        return Object.entries(query).flatMap(([name, value]) =>
-          queryValues(value).flatMap((item) => {
-            const message = queryValueProblem(item);
-            return message ? [{ path: [name], message }] : [];
-          }),
-        );
-      }),
+      z.record(
+        z.string(),
+        z.custom<QueryValue | readonly QueryValue[] | undefined>(
+          (value) => value === undefined || isQueryValue(value),
+          { message: 'expected a string, a finite number, a boolean or an array of them' },
+        ),
+      ),
     ),
   })
   .check(
@@ -158,31 +129,22 @@ const customRequestSchema = z
     }),
   );
 
-/** Takes any body as it is: the schema of a call given none. */
+/** The options of `client.request`: those of every call, and the schema for the body. */
+const customRequestOptionsSchema = z.strictObject({
+  ...requestOptionsSchema.def.shape,
+  schema: z.optional(
+    z.custom<StandardSchemaV1>(
+      (schema) =>
+        typeof (schema as StandardSchemaV1 | undefined)?.['~standard']?.validate === 'function',
+      { message: 'expected a Standard Schema, such as one of zod, valibot or arktype' },
+    ),
+  ),
+});
+
+/** Takes any body as it is: the schema of a call given none, so an empty body gives `undefined`. */
 const anyBody: StandardSchemaV1 = {
   '~standard': { version: 1, vendor: 'agentchat', validate: (value) => ({ value }) },
 };
-
-function isStandardSchema(schema: unknown): schema is StandardSchemaV1 {
-  return typeof (schema as StandardSchemaV1 | undefined)?.['~standard']?.validate === 'function';
-}
-
-/** A query parameter's values: an array's items, or the one value, or none for `undefined`. */
-function queryValues(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : value === undefined ? [] : [value];
-}
-
-/** The query string of a checked request, `undefined` when it has none. */
-function searchParams(request: CustomRequest): URLSearchParams | undefined {
-  if (!request.query) return undefined;
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query)) {
-    for (const item of queryValues(value)) {
-      params.append(name, String(item));
-    }
-  }
-  return params;
-}
 
 /**
  * Sends a {@link CustomRequest} through the transport; see {@link Client.request}. Bad input
@@ -191,34 +153,27 @@ function searchParams(request: CustomRequest): URLSearchParams | undefined {
 export function sendCustomRequest<Schema extends StandardSchemaV1>(
   transport: Transport,
   request: CustomRequest,
-  rawOptions: CustomRequestOptions<Schema> | undefined,
+  options: CustomRequestOptions<Schema> | undefined,
 ): APIPromise<StandardSchemaV1InferOutput<Schema>> {
-  let schema: unknown;
-  let options: RequestOptions | undefined = rawOptions;
-  // `schema` is this call's own option; the rest are checked as every call's are.
-  if (typeof rawOptions === 'object' && rawOptions !== null && 'schema' in rawOptions) {
-    ({ schema, ...options } = rawOptions);
-  }
-  if (schema !== undefined && !isStandardSchema(schema)) {
-    return apiPromise(
-      Promise.reject(
-        new RequestValidationError('request options', [
-          {
-            path: 'schema',
-            message: `expected a Standard Schema (zod, valibot, arktype...), received ${describeValue(schema)}`,
-          },
-        ]),
-      ),
-    );
-  }
-  const endpoint: Endpoint<CustomRequest, StandardSchemaV1InferOutput<Schema>> = {
-    name: 'request',
-    method: (checkedRequest) => checkedRequest.method,
-    input: customRequestSchema,
-    path: (checkedRequest) => checkedRequest.path,
-    query: searchParams,
-    body: (checkedRequest) => checkedRequest.body,
-    output: (schema ?? anyBody) as StandardSchemaV1<unknown, StandardSchemaV1InferOutput<Schema>>,
-  };
-  return transport.request(endpoint, request, options);
+  return transport.request(
+    {
+      name: 'request',
+      method: (checked) => checked.method,
+      input: customRequestSchema,
+      path: (checked) => checked.path,
+      query: ({ query }) =>
+        query &&
+        new URLSearchParams(
+          Object.entries(query).flatMap(([name, value]) =>
+            [value].flat().flatMap((item) => (item === undefined ? [] : [[name, String(item)]])),
+          ),
+        ),
+      body: (checked) => checked.body,
+      options: customRequestOptionsSchema,
+      // Read before the options are checked, and used only once they passed.
+      output: (options as { schema?: StandardSchemaV1 } | null | undefined)?.schema ?? anyBody,
+    } as Endpoint<CustomRequest, StandardSchemaV1InferOutput<Schema>>,
+    request,
+    options,
+  );
 }

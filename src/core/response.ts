@@ -14,7 +14,7 @@ import {
 } from './errors/index.js';
 import { serverRetryAfter } from './retry-policy.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
-import { validate } from './validation.js';
+import { toIssues } from './validation.js';
 
 /**
  * The response an attempt got, its body already read into `text`, handed on as it is with
@@ -50,9 +50,9 @@ export function apiErrorOf(
 }
 
 /**
- * The error for a 2xx body that is not JSON or breaks the endpoint's schema. A zod schema's
- * issues are worded for people here (zod/mini's own messages are terse, since it ships no
- * locale); another library's are its own.
+ * The error for a 2xx body that is not JSON or fails the endpoint's schema. A zod schema's issues
+ * are worded for people here (zod/mini's own say "Invalid input", since it ships no locale);
+ * another library's are its own.
  */
 export function invalidBodyError(
   site: CallSite,
@@ -62,21 +62,21 @@ export function invalidBodyError(
   schema: StandardSchemaV1,
   schemaError: SchemaValidationError | undefined,
 ): ResponseValidationError {
-  let issues: ValidationIssue[] = [
-    { path: '', message: text === '' ? 'the body is empty' : 'the body is not JSON' },
-  ];
+  const body = parseBody(text).value;
   // An empty body reaches a schema as `undefined`, which only a schema for "no body" accepts.
-  if (schemaError && text !== '') {
-    const worded = '_zod' in schema ? zodIssues(schema as z.ZodMiniType, text) : undefined;
-    issues =
-      worded ??
-      schemaError.issues.map((issue) => ({
-        path: (issue.path ?? [])
-          .map((key) => String(typeof key === 'object' ? key.key : key))
-          .join('.'),
-        message: issue.message,
-      }));
-  }
+  const issues: ValidationIssue[] =
+    schemaError && text !== ''
+      ? schemaError.issues.flatMap((issue) =>
+          '_zod' in schema
+            ? toIssues(issue as z.core.$ZodIssue, body, schema as z.ZodMiniType)
+            : {
+                path: (issue.path ?? [])
+                  .map((key) => String(typeof key === 'object' ? key.key : key))
+                  .join('.'),
+                message: issue.message,
+              },
+        )
+      : [{ path: '', message: text === '' ? 'the body is empty' : 'the body is not JSON' }];
   return new ResponseValidationError(
     site,
     {
@@ -86,17 +86,6 @@ export function invalidBodyError(
     },
     issues,
   );
-}
-
-/** A zod schema's issues with a body, or `undefined` when it cannot say them synchronously. */
-function zodIssues(schema: z.ZodMiniType, text: string): ValidationIssue[] | undefined {
-  try {
-    const result = validate(schema, parseBody(text).value);
-    return result.ok ? undefined : result.issues;
-  } catch {
-    // An async refinement in a caller's schema: zod's synchronous parse refuses it.
-    return undefined;
-  }
 }
 
 function parseBody(text: string): { json: boolean; value: unknown } {

@@ -118,15 +118,11 @@ export class Transport {
     const { extraBody } = options;
     if (extraBody) {
       // The params stay the one way to set a field the SDK knows; extraBody never replaces one.
-      const known = fieldsAt(endpoint.input, []);
-      const taken = Object.keys(extraBody).filter((field) => known.includes(field));
-      if (taken.length > 0) {
+      const taken = fieldsAt(endpoint.input, []).filter((field) => Object.hasOwn(extraBody, field));
+      if (taken[0]) {
         throw new RequestValidationError(
           `${endpoint.name} options`,
-          taken.map((field) => ({
-            path: `extraBody.${field}`,
-            message: `is a field of ${endpoint.name}; set it in the params`,
-          })),
+          taken.map((field) => ({ path: `extraBody.${field}`, message: 'belongs in the params' })),
         );
       }
       body = { ...(body as object), ...extraBody };

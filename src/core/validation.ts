@@ -19,7 +19,8 @@ export function validate<T>(
   };
 }
 
-function toIssues(
+/** One zod issue with `root`, in words: a misspelt field gets a "did you mean". */
+export function toIssues(
   issue: z.core.$ZodIssue,
   root: unknown,
   schema: z.ZodMiniType<unknown>,

@@ -1,9 +1,6 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { Endpoint } from '../core/call.js';
-import {
-  type BodyRequestOptions,
-  bodyRequestOptionsSchema,
-} from '../core/options.js';
+import { type BodyRequestOptions, bodyRequestOptionsSchema } from '../core/options.js';
 import { path } from '../core/path.js';
 import type { Transport } from '../core/transport.js';
 import {
