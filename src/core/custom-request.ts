@@ -58,12 +58,8 @@ export interface CustomRequest {
  * @example
  * ```ts
  * import * as z from 'zod/mini';
-import { jsonObjectSchema } from '../schemas.js';
  *
- * const options: CustomRequestOptions<z.ZodMiniType<{ id: string }>> = {
- *   schema: z.object({ id: z.string() }),
- *   timeout: 10_000,
- * };
+ * const options: CustomRequestOptions = { schema: z.object({ id: z.string() }), timeout: 10_000 };
  * ```
  */
 export interface CustomRequestOptions<Schema extends StandardSchemaV1 = StandardSchemaV1<unknown>>

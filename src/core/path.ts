@@ -7,6 +7,7 @@
  * `RequestValidationError` before sending: `.` and `..` (which `encodeURIComponent` leaves alone
  * and URLs treat as "here" and "up"), and a lone UTF-16 surrogate (which has no UTF-8 form).
  *
+ * @throws nothing: what it cannot encode, the call refuses.
  * @example
  * ```ts
  * const projectId = 'proj_123';

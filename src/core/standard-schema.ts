@@ -27,7 +27,14 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
       value: unknown,
     ) => StandardSchemaV1Result<Output> | Promise<StandardSchemaV1Result<Output>>;
     /** The schema's input and output types, for inference only. */
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly types?:
+      | {
+          /** What the schema accepts. */
+          readonly input: Input;
+          /** What it gives. */
+          readonly output: Output;
+        }
+      | undefined;
   };
 }
 
@@ -41,13 +48,27 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
  * ```
  */
 export type StandardSchemaV1Result<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
   | {
+      /** The value the schema gives. */
+      readonly value: Output;
+      /** None: the value passed. */
+      readonly issues?: undefined;
+    }
+  | {
+      /** Every problem found. */
       readonly issues: ReadonlyArray<{
         /** What is wrong. */
         readonly message: string;
         /** Where, from the root of the value. */
-        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+        readonly path?:
+          | ReadonlyArray<
+              | PropertyKey
+              | {
+                  /** A key on the way. */
+                  readonly key: PropertyKey;
+                }
+            >
+          | undefined;
       }>;
     };
 
