@@ -1,8 +1,15 @@
+import type { APIPromise } from './core/api-promise.js';
 import { bearerCredential } from './core/credential.js';
+import {
+  type CustomRequest,
+  type CustomRequestOptions,
+  sendCustomRequest,
+} from './core/custom-request.js';
 import { AgentChatError } from './core/errors/index.js';
 import { createLog, isLogLevel } from './core/logger.js';
 import { type ClientOptions, clientOptionsSchema } from './core/options.js';
 import { retryDefaults } from './core/retry-policy.js';
+import type { StandardSchemaV1, StandardSchemaV1InferOutput } from './core/standard-schema.js';
 import { Transport } from './core/transport.js';
 import { validate } from './core/validation.js';
 import { readEnv } from './internal/env.js';
@@ -60,7 +67,10 @@ export class Client {
   readonly timeout: number;
   /** The options as given, with the key and base URL as resolved, for {@link Client.withOptions}. */
   readonly #options: ClientOptions;
-  /** Sends the calls of `projects` and `chat`; shared by the operations made by `withApiKey`. */
+  /**
+   * Sends every call: the operations' and {@link Client.request}'s. Its ky instance is shared by
+   * the operations made by `withApiKey`.
+   */
   readonly #transport: Transport;
 
   /**
@@ -134,6 +144,38 @@ export class Client {
   [withApiKey](apiKey: string): Pick<Client, 'projects' | 'chat'> {
     const transport = this.#transport.withApiKey(apiKey);
     return { projects: new Projects(transport), chat: new Chat(transport) };
+  }
+
+  /**
+   * Calls an endpoint this SDK does not know yet, at any path below `baseUrl`, exactly as the
+   * operations are called: the key (or token) on each attempt, an `Idempotency-Key` on every
+   * method but `GET`, the same retries, timeouts, middleware, logging and errors. Resolves to the
+   * parsed JSON body as `unknown`, or, given a `schema` (any Standard Schema: zod, valibot,
+   * arktype), to the body it validated, typed by it. `.withResponse()` works as on the operations.
+   *
+   * Build `path` with the {@link path} tag; a path that could leave the route it names or the
+   * service's origin is refused before anything is sent.
+   *
+   * @throws {@link RequestValidationError} when the request or an option is invalid (nothing is sent).
+   * @throws {@link ResponseValidationError} when a 2xx body is not JSON or fails the `schema`.
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError},
+   * {@link APITimeoutError} and {@link APIUserAbortError} as their names say.
+   * @example
+   * ```ts
+   * import * as z from 'zod/mini';
+   *
+   * const members = await client.request(
+   *   { method: 'GET', path: path`/v1/projects/${'proj_123'}/members`, query: { limit: 20 } },
+   *   { schema: z.array(z.object({ id: z.string(), role: z.string() })) },
+   * );
+   * console.log(members[0]?.role);
+   * ```
+   */
+  request<Schema extends StandardSchemaV1 = StandardSchemaV1<unknown>>(
+    request: CustomRequest,
+    options?: CustomRequestOptions<Schema>,
+  ): APIPromise<StandardSchemaV1InferOutput<Schema>> {
+    return sendCustomRequest(this.#transport, request, options);
   }
 
   /**

@@ -3,6 +3,7 @@
  * answer stands for, and the error for a 2xx body that is not what the contract says. Whatever a
  * server echoes of a secret (the bearer token, a client secret) is redacted here, before it can reach an error.
  */
+import type { SchemaValidationError } from 'ky';
 import type * as z from 'zod/mini';
 import {
   type APIError,
@@ -12,7 +13,8 @@ import {
   type ValidationIssue,
 } from './errors/index.js';
 import { serverRetryAfter } from './retry-policy.js';
-import { validate } from './validation.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
+import { toIssues } from './validation.js';
 
 /**
  * The response an attempt got, its body already read into `text`, handed on as it is with
@@ -48,22 +50,33 @@ export function apiErrorOf(
 }
 
 /**
- * The error for a 2xx body that is not JSON or breaks the endpoint's schema, every issue worded
- * for people (zod/mini's own messages are terse, since it ships no locale).
+ * The error for a 2xx body that is not JSON or fails the endpoint's schema. A zod schema's issues
+ * are worded for people here (zod/mini's own say "Invalid input", since it ships no locale);
+ * another library's are its own.
  */
 export function invalidBodyError(
   site: CallSite,
   response: Response,
   text: string,
   secrets: readonly string[],
-  schema: z.ZodMiniType<unknown>,
+  schema: StandardSchemaV1,
+  schemaError: SchemaValidationError | undefined,
 ): ResponseValidationError {
-  const body = parseBody(text);
-  let issues: ValidationIssue[] = [{ path: '', message: 'the body is not JSON' }];
-  if (body.json) {
-    const result = validate(schema, body.value);
-    issues = result.ok ? [{ path: '', message: 'the body did not validate' }] : result.issues;
-  }
+  const body = parseBody(text).value;
+  // An empty body reaches a schema as `undefined`, which only a schema for "no body" accepts.
+  const issues: ValidationIssue[] =
+    schemaError && text !== ''
+      ? schemaError.issues.flatMap((issue) =>
+          '_zod' in schema
+            ? toIssues(issue as z.core.$ZodIssue, body, schema as z.ZodMiniType)
+            : {
+                path: (issue.path ?? [])
+                  .map((key) => String(typeof key === 'object' ? key.key : key))
+                  .join('.'),
+                message: issue.message,
+              },
+        )
+      : [{ path: '', message: text === '' ? 'the body is empty' : 'the body is not JSON' }];
   return new ResponseValidationError(
     site,
     {

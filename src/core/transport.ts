@@ -23,13 +23,20 @@ import { type Authorization, bearerCredential, type Credential } from './credent
 import { AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
 import { type Middleware, type MiddlewareContext, runMiddleware } from './middleware.js';
-import { type RequestOptions, requestOptionsSchema } from './options.js';
+import {
+  type bodyRequestOptionsSchema,
+  type RequestOptions,
+  requestOptionsSchema,
+} from './options.js';
 import { withBodyRead } from './response.js';
 import { retryDelay, retryOptions } from './retry-policy.js';
 import { toAgentChatError } from './to-agentchat-error.js';
-import { validate } from './validation.js';
+import { fieldsAt, validate } from './validation.js';
 
 export type { Endpoint } from './call.js';
+
+/** A call's options once checked: those of every call, with `extraBody` where the endpoint takes it. */
+type BodyOptions = z.output<typeof bodyRequestOptionsSchema>;
 
 /** Everything the transport needs from the client's resolved options. */
 export interface TransportConfig {
@@ -87,37 +94,54 @@ export class Transport {
     if (!input.ok) throw new RequestValidationError(`${endpoint.name} params`, input.issues);
     // Most calls pass no options; parsing an empty object against the strict schema would cost
     // each of them a few allocations on the hot path for nothing.
-    const checked = rawOptions == null ? undefined : validate(requestOptionsSchema, rawOptions);
+    const checked =
+      rawOptions == null
+        ? undefined
+        : validate<BodyOptions>(endpoint.options ?? requestOptionsSchema, rawOptions);
     if (checked && !checked.ok) {
       throw new RequestValidationError(`${endpoint.name} options`, checked.issues);
     }
-    const options: z.output<typeof requestOptionsSchema> = checked?.data ?? {};
+    const options: BodyOptions = checked?.data ?? {};
 
-    const body = endpoint.body?.(input.data);
+    let body = endpoint.body?.(input.data);
+    const { extraBody } = options;
+    if (extraBody) {
+      // The params stay the one way to set a field the SDK knows; extraBody never replaces one.
+      const taken = fieldsAt(endpoint.input, []).filter((field) => Object.hasOwn(extraBody, field));
+      if (taken[0]) {
+        throw new RequestValidationError(
+          `${endpoint.name} options`,
+          taken.map((field) => ({ path: `extraBody.${field}`, message: 'belongs in the params' })),
+        );
+      }
+      body = { ...(body as object), ...extraBody };
+    }
     const form = endpoint.encoding === 'form';
+    const method =
+      typeof endpoint.method === 'function' ? endpoint.method(input.data) : endpoint.method;
     const call = new Call(
       endpoint as Endpoint<unknown, unknown>,
-      { method: endpoint.method, path: endpoint.path(input.data) },
+      { method, path: endpoint.path(input.data) },
       {
         signal: options.signal,
         timeout: options.timeout ?? this.#config.timeout,
         maxRetries: options.maxRetries ?? this.#config.maxRetries,
         credential: this.#config.credential,
         idempotencyKey:
-          endpoint.method === 'POST' && !form
-            ? (options.idempotencyKey ?? crypto.randomUUID())
-            : undefined,
+          method !== 'GET' && !form ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined,
         // The call's own middleware runs inside the client's.
         middleware: options.middleware
           ? [...this.#config.middleware, ...options.middleware]
           : this.#config.middleware,
       },
     );
-    const kyOptions: Options = { method: endpoint.method, timeout: call.options.timeout };
+    const kyOptions: Options = { method, timeout: call.options.timeout };
     if (body !== undefined) {
       if (form) kyOptions.body = new URLSearchParams(body as Record<string, string>);
       else kyOptions.json = body;
     }
+    const query = endpoint.query?.(input.data);
+    if (query) kyOptions.searchParams = query;
     const headers = this.#callHeaders(options.headers, body !== undefined && !form);
     if (headers) kyOptions.headers = headers;
     if (call.options.signal) kyOptions.signal = call.options.signal;
