@@ -1,10 +1,23 @@
 import { type HttpHandler, http } from 'msw';
-import type { Fault } from './faults/fault.js';
+import { builtInAgent } from './agent.js';
+import type { Fault, FaultAnswer } from './faults/fault.js';
+import { assertFault } from './faults/fault.js';
 import { createFaultQueue } from './faults/fault-queue.js';
 import { faultResponse } from './faults/fault-response.js';
 import type { EndpointContext } from './handlers/endpoint.js';
 import { fallback } from './handlers/fallback.js';
+import {
+  bodyProblem,
+  createOverrides,
+  isFaultAnswer,
+  type MockOperation,
+  type MockOperations,
+  type OverrideHandler,
+  type OverrideOptions,
+  SUCCESS_STATUS,
+} from './handlers/overrides.js';
 import { type EndpointMatch, findEndpoint } from './handlers/routing.js';
+import { scriptError, thrownMessage } from './handlers/script-error.js';
 import { createBearerCheck } from './http/bearer.js';
 import { createCorsPolicy } from './http/cors.js';
 import {
@@ -13,6 +26,7 @@ import {
   type RequestBody,
   recordedBody,
 } from './http/request-body.js';
+import { jsonResponse } from './http/responses.js';
 import { errorResponse } from './http/service-error.js';
 import { assertMilliseconds, untilAborted, wait } from './http/wait.js';
 import { assertNodeRunsMsw } from './node-version.js';
@@ -69,6 +83,33 @@ export interface MockService {
    */
   enqueue(...faults: Fault[]): void;
   /**
+   * Answers one operation, named as the SDK's method, in place of the service: with a success
+   * body of the SDK's type for that operation, or a {@link FaultAnswer}. It is given the path's
+   * `params`, a copy of the `project` they name (if stored) and the `request`. It answers every
+   * request to the operation until {@link MockService.reset}, or with `{ once: true }` only the
+   * next; one-time overrides go first, in the order added. It runs after the API key check, in
+   * place of the operation's own checks. A body a `projects.create` override answers is stored
+   * (with the request's `agentId` and `metadata`), so `projects.get` finds it.
+   *
+   * A body off the operation's response shape, or an override that throws, is answered as a
+   * 500 whose message says why, never as a silently wrong response.
+   *
+   * @throws TypeError for an unknown operation or a handler that is not a function.
+   * @example
+   * ```ts
+   * mock.override('chat.send', ({ project }) => ({
+   *   message: `${project?.name} is closed today`,
+   *   suggestions: ['Open a ticket'],
+   * }));
+   * mock.override('projects.get', () => ({ kind: 'status', status: 503 }), { once: true });
+   * ```
+   */
+  override<O extends MockOperation>(
+    operation: O,
+    handler: OverrideHandler<O>,
+    options?: OverrideOptions,
+  ): void;
+  /**
    * Sets the latency added to every response, in milliseconds.
    *
    * @throws RangeError unless `ms` is a finite number >= 0.
@@ -79,9 +120,10 @@ export interface MockService {
    */
   setLatency(ms: number): void;
   /**
-   * Empties the store, the issued tokens, the fault queue, the request log and the idempotency
-   * records, restores the latency option, and drops requests still waiting (hang, delay, latency)
-   * as network errors.
+   * Restores the store to the seeded projects (none unless the `projects` option gave some),
+   * empties the issued tokens, the fault queue, the overrides, the request log and the
+   * idempotency records, restores the latency option, and drops requests still waiting (hang,
+   * delay, latency) as network errors.
    *
    * @example
    * ```ts
@@ -140,8 +182,15 @@ export interface MockOAuth {
  * ```
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
-  const { base, latencyMs: initialLatency, tokenLifetimeSeconds } = checkServiceOptions(options);
-  const projects = createProjectStore();
+  const {
+    base,
+    latencyMs: initialLatency,
+    tokenLifetimeSeconds,
+    projects: seeded,
+  } = checkServiceOptions(options);
+  const projects = createProjectStore(seeded);
+  const agent = options.agent ?? builtInAgent;
+  const overrides = createOverrides();
   const oauth = {
     clients: createClientRegistry(options.oauthClients),
     tokens: createTokenStore(tokenLifetimeSeconds),
@@ -185,19 +234,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       const signal = AbortSignal.any([request.signal, session.signal]);
       const body = classifyBody(await request.text());
       entry.body = recordedBody(body);
+      const exchange: Exchange = { request, entry, body, requestId, signal };
 
-      if (fault?.kind === 'hang') {
-        await untilAborted(signal);
-        return Response.error();
-      }
-      const delayMs = latencyMs + (fault?.kind === 'delay' ? fault.ms : 0);
-      if (!(await wait(delayMs, signal))) return Response.error();
-      if (fault?.kind === 'network-error') return Response.error();
-
-      const response =
-        fault && fault.kind !== 'delay'
-          ? faultResponse(fault, requestId)
-          : answer(request, match, body, requestId, claim);
+      const response = await withFault(fault, exchange, latencyMs, () =>
+        answer(exchange, match, claim),
+      );
+      // A dropped connection: its headers cannot be set, and it has no status to log.
+      if (response.type === 'error') return response;
       withRequestId(response, requestId);
       cors.decorate(request, response);
       entry.status = response.status;
@@ -219,14 +262,36 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     return idempotency.claim({ key, method: request.method, path });
   }
 
-  /** The service proper. Synchronous, so no other request can slip in between its steps. */
-  function answer(
-    request: Request,
+  /**
+   * Answers a fault, or after its delay (and any latency) the normal answer. The same for queued
+   * faults and those an override answers.
+   */
+  async function withFault(
+    fault: FaultAnswer | undefined,
+    { requestId, signal }: Exchange,
+    extraDelayMs: number,
+    normal: () => Promise<Response>,
+  ): Promise<Response> {
+    if (fault?.kind === 'hang') {
+      await untilAborted(signal);
+      return Response.error();
+    }
+    const delayMs = extraDelayMs + (fault?.kind === 'delay' ? fault.ms : 0);
+    if (!(await wait(delayMs, signal))) return Response.error();
+    if (fault?.kind === 'network-error') return Response.error();
+    return fault && fault.kind !== 'delay' ? faultResponse(fault, requestId) : normal();
+  }
+
+  /**
+   * The service proper. Nothing awaits between routing, the key check and the store, but a
+   * scripted agent or an override; during those the request's Idempotency-Key stays claimed.
+   */
+  async function answer(
+    exchange: Exchange,
     match: EndpointMatch,
-    body: RequestBody,
-    requestId: string,
     claim: IdempotencyClaim | undefined,
-  ): Response {
+  ): Promise<Response> {
+    const { request, body, requestId } = exchange;
     if (match.kind !== 'endpoint') {
       return fallback(match, request.method, new URL(request.url).pathname, requestId);
     }
@@ -249,10 +314,80 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       requestId,
       projects,
       oauth,
+      agent,
+      readableRequest: () => readableCopy(request, body),
     };
-    return claim
-      ? answerOnce(claim, () => endpoint.handle(context), body, requestId)
-      : endpoint.handle(context);
+    const override = endpoint.operation && overrides.take(endpoint.operation);
+    const handle = () =>
+      override && endpoint.operation
+        ? answerOverride(endpoint.operation, override, exchange, params, () =>
+            endpoint.handle(context),
+          )
+        : endpoint.handle(context);
+    return claim ? answerOnce(claim, handle, body, requestId) : handle();
+  }
+
+  /** Runs a test's override and turns its answer (a body or a fault) into a response. */
+  async function answerOverride(
+    operation: MockOperation,
+    handler: OverrideHandler<MockOperation>,
+    exchange: Exchange,
+    params: Record<string, string>,
+    normal: () => Response | Promise<Response>,
+  ): Promise<Response> {
+    const { body, requestId, entry } = exchange;
+    const stored = params.id === undefined ? undefined : projects.get(params.id);
+    let answered: unknown;
+    try {
+      answered = await handler({
+        params: params as MockOperations[MockOperation]['params'],
+        project: stored && structuredClone(stored),
+        request: readableCopy(exchange.request, body),
+      });
+    } catch (error) {
+      return scriptError(
+        requestId,
+        `The mock's ${operation} override threw: ${thrownMessage(error)}`,
+      );
+    }
+    if (isFaultAnswer(answered)) {
+      try {
+        assertFault(answered);
+      } catch (error) {
+        return scriptError(
+          requestId,
+          `The mock's ${operation} override answered a fault it cannot answer: ${thrownMessage(error)}`,
+        );
+      }
+      entry.fault = answered.kind;
+      return withFault(answered, exchange, 0, async () => normal());
+    }
+    const problem = bodyProblem(operation, answered);
+    if (problem) {
+      return scriptError(
+        requestId,
+        `The mock's ${operation} override answered a body off the service's response: ${problem}`,
+      );
+    }
+    if (operation === 'projects.create')
+      storeCreated(answered as MockOperations['projects.create']['body'], body);
+    return jsonResponse(SUCCESS_STATUS[operation], answered);
+  }
+
+  /** Keeps what a create override answered, so the project it announced can be read back. */
+  function storeCreated(
+    { id, name, status, createdAt }: MockOperations['projects.create']['body'],
+    body: RequestBody,
+  ): void {
+    const sent = (body.kind === 'json' ? body.value : undefined) as
+      | { agentId?: unknown; metadata?: unknown }
+      | undefined;
+    const agentId = typeof sent?.agentId === 'string' ? sent.agentId : '';
+    const metadata =
+      typeof sent?.metadata === 'object' && sent.metadata !== null && !Array.isArray(sent.metadata)
+        ? (sent.metadata as Record<string, unknown>)
+        : {};
+    projects.put({ id, name, agentId, status, metadata, createdAt });
   }
 
   /**
@@ -260,12 +395,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
    * processed (worth retrying), 422 for the key reused with another body (never worth it), the
    * first successful answer replayed for the same body, else a fresh answer.
    */
-  function answerOnce(
+  async function answerOnce(
     claim: IdempotencyClaim,
-    handle: () => Response,
+    handle: () => Response | Promise<Response>,
     body: RequestBody,
     requestId: string,
-  ): Response {
+  ): Promise<Response> {
     const key = JSON.stringify(claim.scope.key);
     if (claim.busy) {
       return errorResponse(409, requestId, {
@@ -282,7 +417,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         message: `Idempotency-Key ${key} was already used with a different request body`,
       });
     }
-    const response = handle();
+    const response = await handle();
     // Only successes are kept: a client retrying after a 400 or 404 deserves a fresh answer.
     if (response.ok) idempotency.save(keyed, response);
     return response;
@@ -312,6 +447,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     projects: () => projects.list(),
     enqueue: (...added) => faults.add(added),
+    override: (operation, handler, overrideOptions) =>
+      overrides.add(operation, handler, overrideOptions),
     setLatency(ms) {
       assertMilliseconds(ms, 'latency');
       latencyMs = ms;
@@ -319,7 +456,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     reset() {
       session.abort();
       session = new AbortController();
-      projects.clear();
+      projects.reset();
+      overrides.clear();
       oauth.tokens.clear();
       idempotency.clear();
       faults.clear();
@@ -333,6 +471,25 @@ export function createMockService(options: MockServiceOptions = {}): MockService
 function urlPattern(baseUrl: string): RegExp {
   const escaped = baseUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   return new RegExp(`^${escaped}(?:/.*)?$`);
+}
+
+/** One request on its way through the service, read and logged. */
+interface Exchange {
+  request: Request;
+  entry: RecordedRequest;
+  body: RequestBody;
+  requestId: string;
+  /** Aborts when the client gives up or the mock is reset. */
+  signal: AbortSignal;
+}
+
+/** The request again with its body unread, for a test's agent or override to read as it likes. */
+function readableCopy(request: Request, body: RequestBody): Request {
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: body.kind === 'empty' ? null : body.text,
+  });
 }
 
 function withRequestId(response: Response, requestId: string): Response {
