@@ -30,7 +30,7 @@ import { jsonResponse } from './http/responses.js';
 import { errorResponse } from './http/service-error.js';
 import { assertMilliseconds, untilAborted, wait } from './http/wait.js';
 import { assertNodeRunsMsw } from './node-version.js';
-import { checkServiceOptions, type MockServiceOptions } from './options.js';
+import { checkServiceOptions, type MockHooks, type MockServiceOptions } from './options.js';
 import { createIdempotencyRecords, type IdempotencyClaim } from './store/idempotency.js';
 import { randomId } from './store/ids.js';
 import { createClientRegistry } from './store/oauth-clients.js';
@@ -182,6 +182,14 @@ export interface MockOAuth {
  * ```
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
+  return createHookedMockService(options, {});
+}
+
+/** {@link createMockService} with the hooks a host such as `agentchat-mock` listens on. */
+export function createHookedMockService(
+  options: MockServiceOptions,
+  hooks: MockHooks,
+): MockService {
   const {
     base,
     latencyMs: initialLatency,
@@ -196,7 +204,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     tokens: createTokenStore(tokenLifetimeSeconds),
   };
   const checkBearer = createBearerCheck(options.apiKeys, oauth.tokens);
-  const cors = createCorsPolicy(options.corsOrigins);
+  const cors = createCorsPolicy(options.corsOrigins, hooks.onCorsRefusal);
   const idempotency = createIdempotencyRecords();
   const faults = createFaultQueue();
   let log: RecordedRequest[] = [];

@@ -95,6 +95,15 @@ export const SERVICE_OPTION_NAMES = [
   'agent',
 ] as const satisfies readonly (keyof MockServiceOptions)[];
 
+/**
+ * What the mock tells its host beyond its answers; for the `agentchat-mock` command, not part of
+ * the public options.
+ */
+export interface MockHooks {
+  /** A request came from a browser origin the CORS rules do not allow. */
+  onCorsRefusal?(origin: string): void;
+}
+
 /** Defaults of {@link MockServiceOptions}, in one place. */
 export const SERVICE_DEFAULTS = {
   baseUrl: 'https://agentchat.test/api',
