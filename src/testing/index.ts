@@ -22,10 +22,12 @@ export type { Fault, FaultAnswer, FaultTarget } from './faults/fault.js';
 export type {
   MockOperation,
   MockOperations,
+  OperationShape,
   OverrideAnswer,
   OverrideContext,
   OverrideHandler,
   OverrideOptions,
+  ProjectParams,
 } from './handlers/overrides.js';
 export {
   createMockService,

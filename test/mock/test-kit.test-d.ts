@@ -3,6 +3,7 @@ import type { ChatReply, CreatedProject, Project } from '../../src/index.js';
 import {
   createMockService,
   type OverrideContext,
+  type ProjectParams,
   type StoredProject,
   startMockServer,
 } from '../../src/testing/index.js';
@@ -13,7 +14,7 @@ describe('test kit types', () => {
   it('gives each override its operation’s params and project', () => {
     mock.override('projects.get', (context) => {
       expectTypeOf(context).toEqualTypeOf<OverrideContext<'projects.get'>>();
-      expectTypeOf(context.params).toEqualTypeOf<{ id: string }>();
+      expectTypeOf(context.params).toEqualTypeOf<ProjectParams>();
       expectTypeOf(context.project).toEqualTypeOf<StoredProject | undefined>();
       expectTypeOf(context.request).toEqualTypeOf<Request>();
       return { kind: 'status', status: 404 };

@@ -12,19 +12,62 @@ import {
 import type { StoredProject } from '../store/projects.js';
 
 /**
- * The operations an override can answer, named as the SDK's methods, with what each is given
- * and what it answers: the SDK's own result types.
+ * What an override of one operation is given and answers.
+ *
+ * @example
+ * ```ts
+ * type ChatOverride = OperationShape<ProjectParams, StoredProject | undefined, ChatReply>;
+ * ```
  */
-export interface MockOperations {
-  /** `POST /v1/projects`. */
-  'projects.create': { params: Record<string, never>; project: undefined; body: CreatedProject };
-  /** `GET /v1/projects/:id`. */
-  'projects.get': { params: { id: string }; project: StoredProject | undefined; body: Project };
-  /** `POST /v1/projects/:id/chat`. */
-  'chat.send': { params: { id: string }; project: StoredProject | undefined; body: ChatReply };
+export interface OperationShape<Params, Target, Body> {
+  /** The path parameters, percent-decoded. */
+  params: Params;
+  /** The project the path names, as the store holds it, if it does. */
+  project: Target;
+  /** The success body, in the SDK's own result type. */
+  body: Body;
 }
 
-/** `projects.create`, `projects.get` or `chat.send`. */
+/**
+ * The path parameters of the operations under a project.
+ *
+ * @example
+ * ```ts
+ * const params: ProjectParams = { id: 'proj_123' };
+ * ```
+ */
+export interface ProjectParams {
+  /** The project id from the path, such as `proj_123`. */
+  id: string;
+}
+
+/**
+ * The operations an override can answer, named as the SDK's methods, with what each is given
+ * and what it answers: the SDK's own result types.
+ *
+ * @example
+ * ```ts
+ * type ReplyBody = MockOperations['chat.send']['body']; // ChatReply
+ * ```
+ */
+export interface MockOperations {
+  /** `POST /v1/projects`: no parameters, no project yet; answers a {@link CreatedProject}. */
+  'projects.create': OperationShape<Record<string, never>, undefined, CreatedProject>;
+  /** `GET /v1/projects/:id`: answers a {@link Project}. */
+  'projects.get': OperationShape<ProjectParams, StoredProject | undefined, Project>;
+  /** `POST /v1/projects/:id/chat`: answers a {@link ChatReply}. */
+  'chat.send': OperationShape<ProjectParams, StoredProject | undefined, ChatReply>;
+}
+
+/**
+ * `projects.create`, `projects.get` or `chat.send`: the SDK method an override stands in for.
+ *
+ * @example
+ * ```ts
+ * const operation: MockOperation = 'chat.send';
+ * mock.override(operation, () => ({ kind: 'hang' }));
+ * ```
+ */
 export type MockOperation = keyof MockOperations;
 
 /**
@@ -49,6 +92,12 @@ export interface OverrideContext<O extends MockOperation> {
 /**
  * An override's answer: the operation's success body, in the SDK's type, or a fault (a status,
  * a malformed body, a dropped connection, a delay before the normal answer, a hang).
+ *
+ * @example
+ * ```ts
+ * const busy: OverrideAnswer<'chat.send'> = { kind: 'status', status: 503 };
+ * const reply: OverrideAnswer<'chat.send'> = { message: 'Hi', suggestions: [] };
+ * ```
  */
 export type OverrideAnswer<O extends MockOperation> = MockOperations[O]['body'] | FaultAnswer;
 
