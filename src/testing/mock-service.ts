@@ -1,34 +1,29 @@
 import { type HttpHandler, http } from 'msw';
 import { builtInAgent } from './agent.js';
+import { applyFault } from './faults/apply-fault.js';
 import type { Fault, FaultAnswer } from './faults/fault.js';
-import { assertFault } from './faults/fault.js';
 import { createFaultQueue } from './faults/fault-queue.js';
-import { faultResponse } from './faults/fault-response.js';
 import type { EndpointContext } from './handlers/endpoint.js';
 import { fallback } from './handlers/fallback.js';
 import {
-  bodyProblem,
   createOverrides,
-  isFaultAnswer,
   type MockOperation,
-  type MockOperations,
   type OverrideHandler,
   type OverrideOptions,
-  SUCCESS_STATUS,
 } from './handlers/overrides.js';
 import { type EndpointMatch, findEndpoint } from './handlers/routing.js';
-import { scriptError, thrownMessage } from './handlers/script-error.js';
+import { runOverride } from './handlers/run-override.js';
 import { createBearerCheck } from './http/bearer.js';
 import { createCorsPolicy } from './http/cors.js';
+import { type Exchange, readableCopy } from './http/exchange.js';
 import {
   bodyFingerprint,
   classifyBody,
   type RequestBody,
   recordedBody,
 } from './http/request-body.js';
-import { jsonResponse } from './http/responses.js';
 import { errorResponse } from './http/service-error.js';
-import { assertMilliseconds, untilAborted, wait } from './http/wait.js';
+import { assertMilliseconds } from './http/wait.js';
 import { assertNodeRunsMsw } from './node-version.js';
 import { checkServiceOptions, type MockHooks, type MockServiceOptions } from './options.js';
 import { createIdempotencyRecords, type IdempotencyClaim } from './store/idempotency.js';
@@ -244,7 +239,7 @@ export function createHookedMockService(
       entry.body = recordedBody(body);
       const exchange: Exchange = { request, entry, body, requestId, signal };
 
-      const response = await withFault(fault, exchange, latencyMs, () =>
+      const response = await applyFault(fault, exchange, latencyMs, () =>
         answer(exchange, match, claim),
       );
       // A dropped connection: its headers cannot be set, and it has no status to log.
@@ -268,26 +263,6 @@ export function createHookedMockService(
     if (key === null || request.method !== 'POST') return undefined;
     if (match.kind !== 'endpoint' || match.endpoint.authentication !== 'bearer') return undefined;
     return idempotency.claim({ key, method: request.method, path });
-  }
-
-  /**
-   * Answers a fault, or after its delay (and any latency) the normal answer. The same for queued
-   * faults and those an override answers.
-   */
-  async function withFault(
-    fault: FaultAnswer | undefined,
-    { requestId, signal }: Exchange,
-    extraDelayMs: number,
-    normal: () => Promise<Response>,
-  ): Promise<Response> {
-    if (fault?.kind === 'hang') {
-      await untilAborted(signal);
-      return Response.error();
-    }
-    const delayMs = extraDelayMs + (fault?.kind === 'delay' ? fault.ms : 0);
-    if (!(await wait(delayMs, signal))) return Response.error();
-    if (fault?.kind === 'network-error') return Response.error();
-    return fault && fault.kind !== 'delay' ? faultResponse(fault, requestId) : normal();
   }
 
   /**
@@ -325,77 +300,16 @@ export function createHookedMockService(
       agent,
       readableRequest: () => readableCopy(request, body),
     };
-    const override = endpoint.operation && overrides.take(endpoint.operation);
-    const handle = () =>
-      override && endpoint.operation
-        ? answerOverride(endpoint.operation, override, exchange, params, () =>
-            endpoint.handle(context),
-          )
-        : endpoint.handle(context);
+    const { operation } = endpoint;
+    const handle = () => {
+      // Taken only here, so a one-time override is not spent on a 409, a 422 or a replay.
+      const override = operation && overrides.take(operation);
+      const normal = () => endpoint.handle(context);
+      return override && operation
+        ? runOverride(operation, override, exchange, params, projects, normal)
+        : normal();
+    };
     return claim ? answerOnce(claim, handle, body, requestId) : handle();
-  }
-
-  /** Runs a test's override and turns its answer (a body or a fault) into a response. */
-  async function answerOverride(
-    operation: MockOperation,
-    handler: OverrideHandler<MockOperation>,
-    exchange: Exchange,
-    params: Record<string, string>,
-    normal: () => Response | Promise<Response>,
-  ): Promise<Response> {
-    const { body, requestId, entry } = exchange;
-    const stored = params.id === undefined ? undefined : projects.get(params.id);
-    let answered: unknown;
-    try {
-      answered = await handler({
-        params: params as MockOperations[MockOperation]['params'],
-        project: stored && structuredClone(stored),
-        request: readableCopy(exchange.request, body),
-      });
-    } catch (error) {
-      return scriptError(
-        requestId,
-        `The mock's ${operation} override threw: ${thrownMessage(error)}`,
-      );
-    }
-    if (isFaultAnswer(answered)) {
-      try {
-        assertFault(answered);
-      } catch (error) {
-        return scriptError(
-          requestId,
-          `The mock's ${operation} override answered a fault it cannot answer: ${thrownMessage(error)}`,
-        );
-      }
-      entry.fault = answered.kind;
-      return withFault(answered, exchange, 0, async () => normal());
-    }
-    const problem = bodyProblem(operation, answered);
-    if (problem) {
-      return scriptError(
-        requestId,
-        `The mock's ${operation} override answered a body off the service's response: ${problem}`,
-      );
-    }
-    if (operation === 'projects.create')
-      storeCreated(answered as MockOperations['projects.create']['body'], body);
-    return jsonResponse(SUCCESS_STATUS[operation], answered);
-  }
-
-  /** Keeps what a create override answered, so the project it announced can be read back. */
-  function storeCreated(
-    { id, name, status, createdAt }: MockOperations['projects.create']['body'],
-    body: RequestBody,
-  ): void {
-    const sent = (body.kind === 'json' ? body.value : undefined) as
-      | { agentId?: unknown; metadata?: unknown }
-      | undefined;
-    const agentId = typeof sent?.agentId === 'string' ? sent.agentId : '';
-    const metadata =
-      typeof sent?.metadata === 'object' && sent.metadata !== null && !Array.isArray(sent.metadata)
-        ? (sent.metadata as Record<string, unknown>)
-        : {};
-    projects.put({ id, name, agentId, status, metadata, createdAt });
   }
 
   /**
@@ -479,25 +393,6 @@ export function createHookedMockService(
 function urlPattern(baseUrl: string): RegExp {
   const escaped = baseUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   return new RegExp(`^${escaped}(?:/.*)?$`);
-}
-
-/** One request on its way through the service, read and logged. */
-interface Exchange {
-  request: Request;
-  entry: RecordedRequest;
-  body: RequestBody;
-  requestId: string;
-  /** Aborts when the client gives up or the mock is reset. */
-  signal: AbortSignal;
-}
-
-/** The request again with its body unread, for a test's agent or override to read as it likes. */
-function readableCopy(request: Request, body: RequestBody): Request {
-  return new Request(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: body.kind === 'empty' ? null : body.text,
-  });
 }
 
 function withRequestId(response: Response, requestId: string): Response {
