@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -20,9 +20,37 @@ async function recipes(): Promise<Map<string, string>> {
 }
 
 /**
- * The development tools the recipes use, as a user's project would have installed them: linked
- * from this repository's own install (the same versions) rather than installed again.
+ * A user's project for the recipes, beside the consumer project that installed the tarball and
+ * made from it, so the consumer stays as npm left it for the other packaging tests: the
+ * installed `agentchat` copied in, its dependencies and msw linked from the consumer, and the
+ * development tools the recipes use (vitest, Playwright, the MCP packages) linked from this
+ * repository's install, the same versions a user would install. The consumer's own copy of a
+ * package wins where it has one.
  */
+async function recipeProject(consumer: string, label: string): Promise<string> {
+  const project = join(dirname(consumer), `recipes-${label.replace(/\W+/g, '-')}`);
+  await rm(project, { recursive: true, force: true });
+  await mkdir(join(project, 'node_modules', '.bin'), { recursive: true });
+  await writeFile(join(project, 'package.json'), '{"name":"recipes","private":true}\n');
+  await cp(join(consumer, 'node_modules/agentchat'), join(project, 'node_modules/agentchat'), {
+    recursive: true,
+  });
+  const linked = ['ky', 'zod', 'msw', ...DEV_TOOLS];
+  for (const name of linked) {
+    const own = join(consumer, 'node_modules', name);
+    const target = join(project, 'node_modules', name);
+    await mkdir(dirname(target), { recursive: true });
+    await symlink(existsSync(own) ? own : join(repo, 'node_modules', name), target);
+  }
+  // What npm links for the package's bin.
+  await symlink(
+    join(project, 'node_modules/agentchat/dist/bin/agentchat-mock.js'),
+    join(project, 'node_modules/.bin/agentchat-mock'),
+  );
+  return project;
+}
+
+/** The development tools the recipes use, beside agentchat and msw. */
 const DEV_TOOLS = [
   'vitest',
   'playwright',
@@ -30,15 +58,6 @@ const DEV_TOOLS = [
   '@modelcontextprotocol/client',
   '@modelcontextprotocol/server',
 ];
-
-async function linkDevTools(project: string): Promise<void> {
-  for (const name of DEV_TOOLS) {
-    const target = join(project, 'node_modules', name);
-    if (existsSync(target)) continue;
-    await mkdir(dirname(target), { recursive: true });
-    await symlink(join(repo, 'node_modules', name), target);
-  }
-}
 
 /** A free port on loopback, for the mock the end-to-end recipe starts. */
 async function freePort(): Promise<number> {
@@ -69,8 +88,8 @@ async function serveApp(backend: string): Promise<Server> {
 }
 
 const projects = [
-  { name: 'msw 3', dir: () => inject('consumerDir') },
-  { name: 'msw 2', dir: () => inject('msw2ConsumerDir') },
+  { name: 'msw 3', msw: 3, dir: () => inject('consumerDir') },
+  { name: 'msw 2', msw: 2, dir: () => inject('msw2ConsumerDir') },
 ];
 
 describe('the recipes of docs/testing.md', () => {
@@ -85,38 +104,44 @@ describe('the recipes of docs/testing.md', () => {
     ]);
   });
 
-  it.each(projects)('run as written from the tarball, in a project on $name', async ({ dir }) => {
-    const project = dir();
-    for (const [path, text] of await recipes()) {
-      await mkdir(dirname(join(project, path)), { recursive: true });
-      await writeFile(join(project, path), text);
-    }
-    await linkDevTools(project);
-    const port = await freePort();
-    const app = await serveApp(`http://127.0.0.1:${port}/api`);
-    try {
-      const { port: appPort } = app.address() as AddressInfo;
-      const run = await runProcess(
-        process.execPath,
-        [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--root', project, 'test/', 'e2e/'],
-        {
-          cwd: project,
-          env: {
-            ...process.env,
-            APP_URL: `http://localhost:${appPort}`,
-            MOCK_PORT: String(port),
-            CHROMIUM_PATH: chromiumLaunchOptions.executablePath,
-            NO_COLOR: '1',
+  it.each(projects)(
+    'run as written from the tarball, in a project on $name',
+    async ({ name, msw, dir }) => {
+      const project = await recipeProject(dir(), name);
+      const installed = JSON.parse(
+        await readFile(join(project, 'node_modules/msw/package.json'), 'utf8'),
+      ) as { version: string };
+      expect(installed.version).toMatch(new RegExp(`^${msw}\\.`));
+      for (const [path, text] of await recipes()) {
+        await mkdir(dirname(join(project, path)), { recursive: true });
+        await writeFile(join(project, path), text);
+      }
+      const port = await freePort();
+      const app = await serveApp(`http://127.0.0.1:${port}/api`);
+      try {
+        const { port: appPort } = app.address() as AddressInfo;
+        const run = await runProcess(
+          process.execPath,
+          [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--root', project, 'test/', 'e2e/'],
+          {
+            cwd: project,
+            env: {
+              ...process.env,
+              APP_URL: `http://localhost:${appPort}`,
+              MOCK_PORT: String(port),
+              CHROMIUM_PATH: chromiumLaunchOptions.executablePath,
+              NO_COLOR: '1',
+            },
           },
-        },
-      );
+        );
 
-      expect(run.stdout + run.stderr).toMatch(/Test Files {2}5 passed \(5\)/);
-      expect(run.stdout).toMatch(/Tests {2}7 passed \(7\)/);
-      expect(run.code).toBe(0);
-    } finally {
-      app.closeAllConnections();
-      await new Promise((resolve) => app.close(resolve));
-    }
-  });
+        expect(run.stdout + run.stderr).toMatch(/Test Files {2}5 passed \(5\)/);
+        expect(run.stdout).toMatch(/Tests {2}7 passed \(7\)/);
+        expect(run.code).toBe(0);
+      } finally {
+        app.closeAllConnections();
+        await new Promise((resolve) => app.close(resolve));
+      }
+    },
+  );
 });
