@@ -163,16 +163,22 @@ export function checkServiceOptions(options: MockServiceOptions) {
 }
 
 /**
- * Refuses an option the function does not take, which would otherwise be silently ignored, and
- * suggests the one probably meant.
+ * Refuses an option the function does not take (or a field an object does not have), which would
+ * otherwise be silently ignored, and suggests the one probably meant.
  *
  * @throws TypeError such as `createMockService has no option "project"; did you mean "projects"?`
  * @example
  * ```ts
- * assertKnownOptions({ prot: 4010 }, ['port', 'host'], 'startMockServer');
+ * assertKnownOptions({ ports: 4010 }, ['port', 'host'], 'startMockServer');
+ * assertKnownOptions(seed, ['name', 'agentId'], 'projects[0]', 'field');
  * ```
  */
-export function assertKnownOptions(options: object, known: readonly string[], owner: string): void {
+export function assertKnownOptions(
+  options: object,
+  known: readonly string[],
+  owner: string,
+  noun = 'option',
+): void {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(
       `${owner} takes an options object, got ${options === null ? 'null' : typeof options}`,
@@ -182,8 +188,8 @@ export function assertKnownOptions(options: object, known: readonly string[], ow
     if (known.includes(name)) continue;
     const meant = closest(name, known);
     throw new TypeError(
-      `${owner} has no option ${JSON.stringify(name)}; ${
-        meant ? `did you mean ${JSON.stringify(meant)}?` : `its options are ${known.join(', ')}`
+      `${owner} has no ${noun} ${JSON.stringify(name)}; ${
+        meant ? `did you mean ${JSON.stringify(meant)}?` : `its ${noun}s are ${known.join(', ')}`
       }`,
     );
   }

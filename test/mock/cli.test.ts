@@ -204,7 +204,7 @@ describe('agentchat-mock', () => {
       [['--seed', join(dir, 'broken.json')], `--seed ${join(dir, 'broken.json')}: `],
       [
         ['--seed', join(dir, 'wrong-key.json')],
-        'A seed file has no option "project"; did you mean "projects"?',
+        'A seed file has no field "project"; did you mean "projects"?',
       ],
       [
         ['--seed', join(dir, 'bad-seed.json')],

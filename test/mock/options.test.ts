@@ -91,6 +91,9 @@ describe('createMockService options', () => {
       }),
     ).toThrow('projects[1].id: "proj_1" is already taken');
     expect(() => createMockService({ projects: {} as never })).toThrow(TypeError);
+    expect(() =>
+      createMockService({ projects: [{ name: 'A', agentId: 'a', metdata: {} } as never] }),
+    ).toThrow(new TypeError('projects[0] has no field "metdata"; did you mean "metadata"?'));
   });
 
   it('keeps its own copy of a seed', () => {
@@ -105,6 +108,9 @@ describe('createMockService options', () => {
     expect(() => createMockService({ agent: 'echo' as never })).toThrow(
       new TypeError('agent must be a function, got string'),
     );
+    expect(() =>
+      createMockService().override('chat.send', () => ({ kind: 'hang' }), { onse: true } as never),
+    ).toThrow(new TypeError('The chat.send override has no option "onse"; did you mean "once"?'));
     expect(() =>
       createMockService().override('projects.list' as never, () => ({ kind: 'hang' })),
     ).toThrow(

@@ -9,6 +9,7 @@ import {
   type Rule,
   utcTimestamp,
 } from '../http/body-fields.js';
+import { assertKnownOptions } from '../options.js';
 import type { StoredProject } from '../store/projects.js';
 
 /**
@@ -193,6 +194,7 @@ export function createOverrides() {
           `Unknown operation ${JSON.stringify(operation)} to override; the mock's operations are ${known}`,
         );
       }
+      assertKnownOptions(options, ['once'], `The ${operation} override`);
       if (typeof handler !== 'function') {
         throw new TypeError(`The ${operation} override must be a function, got ${typeof handler}`);
       }

@@ -159,7 +159,7 @@ async function readSeed(file: string): Promise<ProjectSeed[]> {
   }
   try {
     const seed = JSON.parse(text) as { projects?: ProjectSeed[] };
-    assertKnownOptions(seed, ['projects'], 'A seed file');
+    assertKnownOptions(seed, ['projects'], 'A seed file', 'field');
     if (!Array.isArray(seed.projects)) throw new TypeError('expected {"projects": [...]}');
     seedProjects(seed.projects);
     return seed.projects;

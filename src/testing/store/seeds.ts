@@ -6,6 +6,7 @@ import {
   projectId,
   utcTimestamp,
 } from '../http/body-fields.js';
+import { assertKnownOptions } from '../options.js';
 import { randomId } from './ids.js';
 import type { StoredProject } from './projects.js';
 
@@ -50,12 +51,23 @@ export interface ProjectSeed {
   createdAt?: string;
 }
 
+/** The service's rules for each field of a seed. */
+const SEED_FIELDS = {
+  id: optional(projectId),
+  name: nonEmptyString,
+  agentId: nonEmptyString,
+  metadata: optional(jsonObject),
+  status: optional(nonEmptyString),
+  createdAt: optional(utcTimestamp),
+};
+
 /**
  * Checks the seeds and completes them into stored projects, ids and times made once here, so
  * every `reset()` restores exactly the same store.
  *
  * @throws TypeError naming the seed and the field, such as
- * `projects[1].agentId: expected a non-empty string, got nothing`, or a repeated id.
+ * `projects[1].agentId: expected a non-empty string, got nothing`, an unknown field (with a
+ * "did you mean"), or a repeated id.
  * @example
  * ```ts
  * seedProjects([{ name: 'Support', agentId: 'agent_support' }]);
@@ -71,19 +83,10 @@ export function seedProjects(seeds: readonly ProjectSeed[] | undefined): StoredP
   const ids = new Set<string>();
   return seeds.map((seed, index) => {
     const name = `projects[${index}]`;
-    const checked = checkFields(
-      seed,
-      {
-        id: optional(projectId),
-        name: nonEmptyString,
-        agentId: nonEmptyString,
-        metadata: optional(jsonObject),
-        status: optional(nonEmptyString),
-        createdAt: optional(utcTimestamp),
-      },
-      name,
-    );
+    const checked = checkFields(seed, SEED_FIELDS, name);
     if (!checked.ok) throw new TypeError(checked.message);
+    // A misspelt optional field would otherwise vanish without a word.
+    assertKnownOptions(seed, Object.keys(SEED_FIELDS), name, 'field');
     const { fields } = checked;
     const id = fields.id ?? randomId('proj');
     if (ids.has(id)) throw new TypeError(`${name}.id: ${JSON.stringify(id)} is already taken`);
