@@ -164,6 +164,18 @@ export function registerTestKitScenarios(service: () => MockService): void {
     ]);
   });
 
+  it('spends a one-time override on a request the service answers, not on an idempotent replay', async () => {
+    const params = { name: 'Keyed', agentId: 'agent_1' };
+    const first = await client().projects.create(params, { idempotencyKey: 'kit-key' });
+    mock().override('projects.create', () => ({ kind: 'status', status: 503 }), { once: true });
+
+    expect(await client().projects.create(params, { idempotencyKey: 'kit-key' })).toEqual(first);
+    await expect(
+      client().projects.create(params, { idempotencyKey: 'kit-other-key' }),
+    ).rejects.toBeInstanceOf(InternalServerError);
+    expect(mock().requests.map((request) => request.status)).toEqual([201, 201, 503]);
+  });
+
   it('stores the project a create override answers, so it can be read back', async () => {
     mock().override('projects.create', () => ({
       id: 'proj_fixed',
