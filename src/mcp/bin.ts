@@ -7,6 +7,7 @@
  * (`AGENTCHAT_LOG`), go to standard error.
  */
 import { Client, isAgentChatError, type Logger } from '../index.js';
+import { isMissingPackage } from '../internal/missing-package.js';
 import { type BinArguments, parseBinArguments } from './arguments.js';
 import { clientOptionsFromEnv } from './config.js';
 
@@ -27,16 +28,6 @@ const stderrLogger: Logger = {
 function fail(message: string): number {
   process.stderr.write(`agentchat-mcp: ${message}\n`);
   return 1;
-}
-
-/** True for the error of importing `name` (or one of its subpaths) when it is not installed. */
-function isMissingPackage(error: unknown, name: string): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    typeof message === 'string' &&
-    (message.includes(`'${name}'`) || message.includes(`'${name}/`))
-  );
 }
 
 async function main(): Promise<number> {
