@@ -1,5 +1,7 @@
 import { playwright } from '@vitest/browser-playwright';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import type { BrowserProviderOption } from 'vitest/node';
+import { firefox, webkit } from './test/helpers/browser-engines.js';
 import { httpMockCommands } from './test/helpers/http-mock-commands.js';
 import { contractProblems, type Exchange } from './test/helpers/openapi-contract.js';
 
@@ -19,6 +21,34 @@ export const chromiumLaunchOptions = {
     '--disable-sync',
   ],
 };
+
+/** A project that runs test/browser/ in one browser engine. */
+function browserProject(
+  name: string,
+  provider: BrowserProviderOption,
+  browser: string,
+  { headless = true } = {},
+): TestProjectInlineConfiguration {
+  return {
+    test: {
+      name,
+      include: ['test/browser/**/*.test.ts'],
+      browser: {
+        enabled: true,
+        headless,
+        provider,
+        // vitest types the names its own providers know; WebKitGTK's is `MiniBrowser`.
+        instances: [{ browser: browser as 'chromium' }],
+        // The mock's answers in the page are checked against docs/openapi.yaml here in
+        // Node, where the document and its validator can be read.
+        commands: {
+          contractProblems: (_context, exchanges: Exchange[]) => contractProblems(exchanges),
+          ...httpMockCommands,
+        },
+      },
+    },
+  };
+}
 
 export default defineConfig({
   test: {
@@ -56,24 +86,12 @@ export default defineConfig({
           ],
         },
       },
-      {
-        test: {
-          name: 'browser',
-          include: ['test/browser/**/*.test.ts'],
-          browser: {
-            enabled: true,
-            headless: true,
-            provider: playwright({ launchOptions: chromiumLaunchOptions }),
-            instances: [{ browser: 'chromium' }],
-            // The mock's answers in the page are checked against docs/openapi.yaml here in
-            // Node, where the document and its validator can be read.
-            commands: {
-              contractProblems: (_context, exchanges: Exchange[]) => contractProblems(exchanges),
-              ...httpMockCommands,
-            },
-          },
-        },
-      },
+      // The browser suite, whatever test/browser/ holds, in each engine: Chromium, Firefox
+      // and WebKit (Safari's). See test/helpers/browser-engines.ts for the two latter.
+      browserProject('browser', playwright({ launchOptions: chromiumLaunchOptions }), 'chromium'),
+      browserProject('browser (firefox)', firefox(), 'firefox'),
+      // No headless mode: the MiniBrowser runs on the display xvfb-run gives it.
+      browserProject('browser (webkit)', webkit(), 'MiniBrowser', { headless: false }),
     ],
   },
 });
