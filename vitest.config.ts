@@ -27,7 +27,7 @@ function browserProject(
   name: string,
   provider: BrowserProviderOption,
   browser: string,
-  { headless = true } = {},
+  { headless = true, screenshotFailures = true } = {},
 ): TestProjectInlineConfiguration {
   return {
     test: {
@@ -36,6 +36,7 @@ function browserProject(
       browser: {
         enabled: true,
         headless,
+        screenshotFailures,
         provider,
         // vitest types the names its own providers know; WebKitGTK's is `MiniBrowser`.
         instances: [{ browser: browser as 'chromium' }],
@@ -89,7 +90,8 @@ export default defineConfig({
       // The browser suite, whatever test/browser/ holds, in each engine: Chromium, Firefox
       // and WebKit (Safari's). See test/helpers/browser-engines.ts for the two latter.
       browserProject('browser', playwright({ launchOptions: chromiumLaunchOptions }), 'chromium'),
-      browserProject('browser (firefox)', firefox(), 'firefox'),
+      // The Firefox provider takes no screenshots: a failure is reported without one.
+      browserProject('browser (firefox)', firefox(), 'firefox', { screenshotFailures: false }),
       // No headless mode: the MiniBrowser runs on the display xvfb-run gives it.
       browserProject('browser (webkit)', webkit(), 'MiniBrowser', { headless: false }),
     ],
