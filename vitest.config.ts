@@ -1,17 +1,19 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import type { BrowserProviderOption } from 'vitest/node';
-import { firefox, webkit } from './test/helpers/browser-engines.js';
+import { browserStartTimeout, firefox, webkit } from './test/helpers/browser-engines.js';
 import { httpMockCommands } from './test/helpers/http-mock-commands.js';
 import { contractProblems, type Exchange } from './test/helpers/openapi-contract.js';
 
 /**
  * Debian's Chromium: a browser download of the tool's own cannot run on machines without
  * general network access. The flags keep Chromium from dialling out at start-up. Also used by
- * test/package/browser-app.test.ts, which drives Chromium with Playwright directly.
+ * test/package/browser-app.test.ts and bundlers.test.ts, which drive Chromium with Playwright
+ * directly.
  */
 export const chromiumLaunchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  timeout: browserStartTimeout,
   args: [
     '--disable-gpu',
     '--disable-quic',

@@ -23,11 +23,11 @@ declare module 'vitest/browser' {
 }
 
 /**
- * How long a browser may take to start before the run fails. Each start is bounded: a WebKit
- * session without a display never answers, and an unbounded wait would hang the whole suite.
- * A cold start on a loaded machine measured 2 to 6 s.
+ * How long a browser may take to start before the run fails, in every engine. Each start is
+ * bounded: a WebKit session without a display never answers, and an unbounded wait would hang
+ * the whole suite. A cold start on a loaded machine measured 2 to 6 s.
  */
-const browserStartTimeout = 60_000;
+export const browserStartTimeout = 60_000;
 
 /** Rejects with a message naming `what` if `promise` has not settled within `ms`. */
 async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
