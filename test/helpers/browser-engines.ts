@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { defineBrowserProvider } from '@vitest/browser';
 import {
   WebdriverBrowserProvider,
@@ -42,7 +43,7 @@ async function within<T>(ms: number, what: string, promise: Promise<T>): Promise
   }
 }
 
-export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 /** Firefox over WebDriver BiDi, one page per test session, as vitest's own providers do. */
 class FirefoxProvider implements BrowserProvider {
@@ -104,7 +105,7 @@ export const firefox = () =>
     providerFactory: (project) => new FirefoxProvider(project),
   });
 
-export const miniBrowserPath =
+const miniBrowserPath =
   process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 /** A free TCP port on loopback, for WebKitWebDriver to listen on. */
@@ -117,19 +118,23 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Waits until something accepts connections on `port`, or the process exits. */
+/**
+ * Waits until the driver answers on `port`. Polls only while the driver runs, so that a driver
+ * stopped after a failed start leaves nothing running behind it.
+ */
 async function listening(port: number, driver: ChildProcess, output: () => string): Promise<void> {
-  const exited = once(driver, 'exit').then(([code]) => {
-    throw new Error(`WebKitWebDriver exited with ${code} before listening:\n${output()}`);
+  let failedToStart: Error | undefined;
+  driver.once('error', (error) => {
+    failedToStart = error;
   });
-  const accepting = (async () => {
-    for (;;) {
-      const response = await fetch(`http://127.0.0.1:${port}/status`).catch(() => undefined);
-      if (response?.ok) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
-  await Promise.race([accepting, exited]);
+  while (!failedToStart && driver.exitCode === null && driver.signalCode === null) {
+    const response = await fetch(`http://127.0.0.1:${port}/status`).catch(() => undefined);
+    if (response?.ok) return;
+    await sleep(100);
+  }
+  throw new Error(
+    `WebKitWebDriver stopped (${failedToStart ?? driver.exitCode ?? driver.signalCode}) before listening:\n${output()}`,
+  );
 }
 
 /**
@@ -175,7 +180,7 @@ class WebKitProvider extends WebdriverBrowserProvider {
     } finally {
       const driver = this.#driver;
       this.#driver = undefined;
-      if (driver?.pid !== undefined && driver.exitCode === null) {
+      if (driver?.pid !== undefined && driver.exitCode === null && driver.signalCode === null) {
         process.kill(-driver.pid, 'SIGTERM');
         await once(driver, 'exit');
       }
