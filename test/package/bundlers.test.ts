@@ -26,10 +26,9 @@ const built = {} as Record<BundlerName, BundledApp>;
 const pathOf = (name: BundlerName) => `/${names.indexOf(name)}/`;
 
 beforeAll(async () => {
-  const launched = chromium.launch({ ...chromiumLaunchOptions, headless: true });
+  browser = await chromium.launch({ ...chromiumLaunchOptions, headless: true });
   // One bundler at a time: each is CPU-bound, and the machine has few cores.
   for (const name of names) built[name] = await bundlers[name]();
-  browser = await launched;
   apps = await serveApps(Object.fromEntries(names.map((name, index) => [index, built[name].code])));
   mock = await startMockBin(inject('consumerDir'), [
     '--port',
@@ -47,13 +46,14 @@ afterAll(async () => {
 });
 
 describe('a browser app built from the tarball by each bundler', () => {
-  it.each(names)('%s: stays inside the size budget', (name) => {
-    const { gzip, code } = built[name];
+  it.each(names)('%s: stays inside the size budget, without a warning', (name) => {
+    const { gzip, code, warnings } = built[name];
     console.log(
       `[size] ${name}: ${(gzip / 1024).toFixed(2)} KiB min+gzip ` +
         `(${(code.length / 1024).toFixed(1)} KiB minified), budget ${sizeBudget / 1024} KiB`,
     );
     expect(gzip).toBeLessThanOrEqual(sizeBudget);
+    expect(warnings).toEqual([]);
   });
 
   it.each(names)('%s: runs in Chromium against `agentchat-mock`', async (name) => {
