@@ -6,7 +6,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { type MockBin, startMockBin } from './package-consumer.js';
 
 /** Apps served by one static server: their origin and how to stop it. */
 export interface ServedApps {
@@ -43,6 +44,21 @@ export async function serveApps(scripts: Record<string, string>): Promise<Served
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * `agentchat-mock` from the installed tarball, on a port of its own, for apps served on `origin`:
+ * it allows that origin and no other, and takes the key the apps send.
+ */
+export function startMockForApps(origin: string): Promise<MockBin> {
+  return startMockBin(inject('consumerDir'), [
+    '--port',
+    '0',
+    '--key',
+    'sk_test_package',
+    '--cors-origin',
+    origin,
+  ]);
 }
 
 /**

@@ -1,13 +1,8 @@
 import { type Browser, chromium } from 'playwright';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../vitest.config.js';
-import { runAppPage, type ServedApps, serveApps } from '../helpers/app-page.js';
-import {
-  bundleForBrowser,
-  expectedScenario,
-  type MockBin,
-  startMockBin,
-} from '../helpers/package-consumer.js';
+import { runAppPage, type ServedApps, serveApps, startMockForApps } from '../helpers/app-page.js';
+import { bundleForBrowser, expectedScenario, type MockBin } from '../helpers/package-consumer.js';
 
 let browser: Browser;
 let mock: MockBin;
@@ -21,14 +16,7 @@ beforeAll(async () => {
   browser = launched;
   app = await serveApps({ app: code });
   // The mock allows the app's origin and no other.
-  mock = await startMockBin(inject('consumerDir'), [
-    '--port',
-    '0',
-    '--key',
-    'sk_test_package',
-    '--cors-origin',
-    app.origin,
-  ]);
+  mock = await startMockForApps(app.origin);
 });
 afterAll(async () => {
   await browser?.close();

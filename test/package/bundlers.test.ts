@@ -1,16 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { type Browser, chromium } from 'playwright';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../vitest.config.js';
-import { runAppPage, type ServedApps, serveApps } from '../helpers/app-page.js';
+import { runAppPage, type ServedApps, serveApps, startMockForApps } from '../helpers/app-page.js';
 import { type BundledApp, bundlers } from '../helpers/bundlers.js';
-import {
-  consumerPath,
-  type MockBin,
-  sizeBudget,
-  startMockBin,
-} from '../helpers/package-consumer.js';
+import { consumerPath, type MockBin, sizeBudget } from '../helpers/package-consumer.js';
 
 const run = promisify(execFile);
 
@@ -30,14 +25,7 @@ beforeAll(async () => {
   // One bundler at a time: each is CPU-bound, and the machine has few cores.
   for (const name of names) built[name] = await bundlers[name]();
   apps = await serveApps(Object.fromEntries(names.map((name, index) => [index, built[name].code])));
-  mock = await startMockBin(inject('consumerDir'), [
-    '--port',
-    '0',
-    '--key',
-    'sk_test_package',
-    '--cors-origin',
-    apps.origin,
-  ]);
+  mock = await startMockForApps(apps.origin);
 }, 300_000);
 afterAll(async () => {
   await browser?.close();
