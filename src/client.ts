@@ -1,8 +1,15 @@
+import type { APIPromise } from './core/api-promise.js';
 import { bearerCredential } from './core/credential.js';
+import {
+  type CustomRequest,
+  type CustomRequestOptions,
+  sendCustomRequest,
+} from './core/custom-request.js';
 import { AgentChatError, cut } from './core/errors/index.js';
 import { createLog, isLogLevel, logsAt } from './core/logger.js';
 import { type ClientOptions, clientOptionsSchema } from './core/options.js';
 import { retryDefaults } from './core/retry-policy.js';
+import type { StandardSchemaV1, StandardSchemaV1InferOutput } from './core/standard-schema.js';
 import { Transport } from './core/transport.js';
 import { validate } from './core/validation.js';
 import { readEnv } from './internal/env.js';
@@ -31,6 +38,14 @@ export const clientDefaults = {
 } as const;
 
 /**
+ * The key of {@link Client}'s method that makes its operations with another key. A registered
+ * symbol, so that agentchat/mcp reaches it on a client of its own package without it being public.
+ *
+ * @internal
+ */
+export const withApiKey: unique symbol = Symbol.for('agentchat.withApiKey');
+
+/**
  * The client for the Project and Agent Chat service.
  *
  * @example
@@ -56,6 +71,11 @@ export class Client {
   readonly timeout: number;
   /** The options as given, with the key and base URL as resolved, for {@link Client.withOptions}. */
   readonly #options: ClientOptions;
+  /**
+   * Sends every call: the operations' and {@link Client.request}'s. Its ky instance is shared by
+   * the operations made by `withApiKey`.
+   */
+  readonly #transport: Transport;
 
   /**
    * Creates a client. Nothing is sent until the first call.
@@ -108,7 +128,7 @@ export class Client {
       );
     }
     const transport = new Transport({
-      credential: bearerCredential(apiKey),
+      credential: bearerCredential(apiKey, log),
       baseUrl: this.baseUrl,
       maxRetries: this.maxRetries,
       timeout: this.timeout,
@@ -122,8 +142,54 @@ export class Client {
       // no log, and builds no line per attempt for nobody.
       log: logsAt(logLevel, 'info') ? log : undefined,
     });
+    this.#transport = transport;
     this.projects = new Projects(transport);
     this.chat = new Chat(transport);
+  }
+
+  /**
+   * The operations of this client called with another, fixed `apiKey`: everything else (base URL,
+   * retries, timeouts, headers, middleware, logger) and the ky instance are this client's, so no
+   * option is checked and no ky instance is made again. For agentchat/mcp over HTTP, which answers
+   * each request with the key its caller sent.
+   *
+   * @internal
+   */
+  [withApiKey](apiKey: string): Pick<Client, 'projects' | 'chat'> {
+    const transport = this.#transport.withApiKey(apiKey);
+    return { projects: new Projects(transport), chat: new Chat(transport) };
+  }
+
+  /**
+   * Calls an endpoint this SDK does not know yet, at any path below `baseUrl`, exactly as the
+   * operations are called: the key (or token) on each attempt, an `Idempotency-Key` on every
+   * method but `GET`, the same retries, timeouts, middleware, logging and errors. Resolves to the
+   * parsed JSON body as `unknown`, or, given a `schema` (any Standard Schema: zod, valibot,
+   * arktype), to the body it validated, typed by it. `.withResponse()` works as on the operations.
+   *
+   * Build `path` with the {@link path} tag; a path that could leave the route it names or the
+   * service's origin is refused before anything is sent.
+   *
+   * @throws {@link RequestValidationError} when the request or an option is invalid (nothing is sent).
+   * @throws {@link ResponseValidationError} when a 2xx body is not JSON or fails the `schema`.
+   * @throws {@link APIError} (a subclass per status), {@link APIConnectionError},
+   * {@link APITimeoutError} and {@link APIUserAbortError} as their names say.
+   * @example
+   * ```ts
+   * import * as z from 'zod/mini';
+   *
+   * const members = await client.request(
+   *   { method: 'GET', path: path`/v1/projects/${'proj_123'}/members`, query: { limit: 20 } },
+   *   { schema: z.array(z.object({ id: z.string(), role: z.string() })) },
+   * );
+   * console.log(members[0]?.role);
+   * ```
+   */
+  request<Schema extends StandardSchemaV1 = StandardSchemaV1<unknown>>(
+    request: CustomRequest,
+    options?: CustomRequestOptions<Schema>,
+  ): APIPromise<StandardSchemaV1InferOutput<Schema>> {
+    return sendCustomRequest(this.#transport, request, options);
   }
 
   /**

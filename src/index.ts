@@ -17,7 +17,13 @@
  */
 export { Client, clientDefaults } from './client.js';
 export type { APIPromise, WithResponse } from './core/api-promise.js';
+export type { HttpMethod } from './core/call.js';
 export type { ApiKeyContext, ApiKeyFunction } from './core/credential.js';
+export type {
+  CustomRequest,
+  CustomRequestOptions,
+  QueryValue,
+} from './core/custom-request.js';
 export {
   AgentChatError,
   APIConnectionError,
@@ -45,12 +51,24 @@ export {
 } from './core/errors/index.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { Middleware, MiddlewareContext } from './core/middleware.js';
-export type { ClientOptions, RequestOptions } from './core/options.js';
+export type {
+  BodyRequestOptions,
+  ClientOptions,
+  ExtraBody,
+  RequestOptions,
+} from './core/options.js';
+export { path } from './core/path.js';
 export { retryDefaults } from './core/retry-policy.js';
+export type {
+  StandardSchemaV1,
+  StandardSchemaV1InferOutput,
+  StandardSchemaV1Result,
+} from './core/standard-schema.js';
 export {
   type ClientCredentialsOptions,
   clientCredentials,
 } from './oauth/client-credentials.js';
+export type { TokenCache } from './oauth/token-cache.js';
 export type { Chat } from './resources/chat.js';
 export type { Projects } from './resources/projects.js';
 export type {

@@ -129,7 +129,8 @@ const pathId = nonEmptyString.check(
   }),
 );
 
-const metadata = z.custom<Metadata>().check(
+/** A plain JSON object (`metadata`, a call's `extraBody`): no `undefined`, `NaN`, class or cycle. */
+export const jsonObjectSchema = z.custom<Record<string, unknown>>().check(
   z.superRefine((value, context) => {
     const problem = findNonJson(value, []);
     if (problem)
@@ -145,7 +146,7 @@ const metadata = z.custom<Metadata>().check(
 export const projectCreateParamsSchema = z.strictObject({
   name: nonEmptyString,
   agentId: nonEmptyString,
-  metadata: z.optional(metadata),
+  metadata: z.optional(jsonObjectSchema),
 });
 
 export const projectIdSchema = z.strictObject({ id: pathId });

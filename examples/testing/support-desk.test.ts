@@ -16,7 +16,7 @@ const API_KEY = 'sk_test_support_desk';
 const mock = createMockService({ apiKeys: [API_KEY] });
 const server = setupServer(...mock.handlers);
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
-afterEach(() => mock.reset()); // empties the store, the fault queue and the request log
+afterEach(() => mock.reset()); // empties the store, the fault queue, overrides and the request log
 afterAll(() => server.close());
 
 // Retries wait 0.5 s, 1 s, ...; most faults below say `retry-after: 0` so the tests do not wait.
@@ -63,15 +63,34 @@ describe('askSupport', () => {
   });
 
   it('apologises when the agent stays unavailable', async () => {
-    const down = { kind: 'status', status: 503, headers: { 'retry-after': '0' } } as const;
-    // A zero delay lets the create through; then the chat fails on all three attempts (the
-    // client retries twice by default).
-    mock.enqueue({ kind: 'delay', ms: 0 }, down, down, down);
+    // Only the chat fails, on every attempt (the client retries twice by default); creating
+    // the project still works.
+    mock.override('chat.send', () => ({
+      kind: 'status',
+      status: 503,
+      headers: { 'retry-after': '0' },
+    }));
 
     const result = await askSupport(client, 'cust_9', 'Is there an outage?');
 
     expect(result).toMatchObject({ fromAgent: false, answer: UNAVAILABLE, followUps: [] });
     expect(mock.requests.map((r) => r.status)).toEqual([201, 503, 503, 503]);
+  });
+
+  it('offers at most three follow-ups, and only those it can show as text', async () => {
+    // The service does not fix the shape of a suggestion: script a reply that tests the filter.
+    mock.override('chat.send', ({ project }) => ({
+      message: `${project?.name} here`,
+      suggestions: ['Track it', { action: 'open-map' }, 'Call me', 'Email me', 'Cancel it'],
+    }));
+
+    const result = await askSupport(client, 'cust_5', 'Where is my order?');
+
+    expect(result).toMatchObject({
+      answer: 'Support for cust_5 here',
+      followUps: ['Track it', 'Call me', 'Email me'],
+      fromAgent: true,
+    });
   });
 
   it('lets a refused key surface instead of hiding it', async () => {

@@ -1,19 +1,36 @@
 import type * as z from 'zod/mini';
-import type { Authorization } from './credential.js';
+import type { Authorization, Credential } from './credential.js';
 import type { AgentChatError, CallSite } from './errors/index.js';
 import type { Middleware } from './middleware.js';
+import type { bodyRequestOptionsSchema } from './options.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
+
+/**
+ * An HTTP method {@link Client.request} can send. Every one but `GET` carries an
+ * `Idempotency-Key`, the same on each attempt, so that all of them are retried safely.
+ *
+ * @example
+ * ```ts
+ * const method: HttpMethod = 'PATCH';
+ * await client.request({ method, path: '/v1/projects/proj_123', body: { name: 'Renamed' } });
+ * ```
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * One operation of the service: how to turn validated input into a request, and what comes back.
- * Resources declare one per method; the transport runs them all.
+ * Resources declare one per method, `client.request` one per call; the transport runs them all.
  */
 export interface Endpoint<Input, Output> {
   /** Names the operation in error messages, such as `projects.create`. */
   readonly name: string;
-  readonly method: 'GET' | 'POST';
+  /** The method, or for `client.request` the one its input names. */
+  readonly method: HttpMethod | ((input: Input) => HttpMethod);
   readonly input: z.ZodMiniType<Input>;
   readonly path: (input: Input) => string;
-  readonly body?: (input: Input) => Record<string, unknown>;
+  /** The query string, when the request has one. */
+  readonly query?: (input: Input) => URLSearchParams | undefined;
+  readonly body?: (input: Input) => unknown;
   /**
    * How the body is sent: JSON (the service's operations, with an Idempotency-Key), or
    * form-encoded (an OAuth 2.0 token request, RFC 6749, which knows no Idempotency-Key).
@@ -26,7 +43,14 @@ export interface Endpoint<Input, Output> {
    * @default the call's `maxResponseBytes`
    */
   readonly maxResponseBytes?: number;
-  readonly output: z.ZodMiniType<Output>;
+  /**
+   * The per-call options it takes: those of every call, and `extraBody` for an operation whose
+   * JSON body the SDK builds, or `schema` for `client.request`.
+   * @default requestOptionsSchema
+   */
+  readonly options?: z.ZodMiniType<z.output<typeof bodyRequestOptionsSchema>>;
+  /** Any Standard Schema: the SDK's own are zod/mini, `client.request` takes the caller's. */
+  readonly output: StandardSchemaV1<unknown, Output>;
 }
 
 /** How an attempt ended: a response with its body read, or the error that stands for it. */
@@ -76,6 +100,8 @@ export class Call {
       /** The largest body an attempt reads, in bytes. */
       readonly maxResponseBytes: number;
       readonly maxRetries: number;
+      /** Where each attempt's Authorization comes from: the transport's that started the call. */
+      readonly credential: Credential;
       /** Sent on every attempt of a POST, so the service can tell a retry from a new request. */
       readonly idempotencyKey: string | undefined;
       /** Run around every attempt: the client's, then the call's. */

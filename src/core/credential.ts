@@ -4,6 +4,7 @@
  * request's is the client's id and secret.
  */
 import { AgentChatError } from './errors/index.js';
+import type { Log } from './logger.js';
 import { headerValue } from './options.js';
 
 /**
@@ -25,6 +26,11 @@ import { headerValue } from './options.js';
 export interface ApiKeyContext {
   /** The token the service answered 401 to, on the replay that follows; otherwise absent. */
   readonly rejected?: string;
+  /**
+   * Writes a line at `warn` level through the client's logger, secrets redacted (and dropped when
+   * `logLevel` is below `warn`); absent when logging is off. A failing token cache warns this way.
+   */
+  readonly warn?: (message: string) => void;
 }
 
 /**
@@ -57,14 +63,18 @@ export type Credential =
   | { readonly fixed: Authorization }
   | { readonly renew: (context: ApiKeyContext) => Promise<Authorization> };
 
-/** A credential sending `Authorization: Bearer <key>`, the key given or handed out by a function. */
-export function bearerCredential(apiKey: string | ApiKeyFunction): Credential {
+/**
+ * A credential sending `Authorization: Bearer <key>`, the key given or handed out by a function,
+ * which may warn through `log`.
+ */
+export function bearerCredential(apiKey: string | ApiKeyFunction, log?: Log): Credential {
   if (typeof apiKey === 'string') {
     return { fixed: { header: `Bearer ${apiKey}`, token: apiKey, secrets: [apiKey] } };
   }
+  const warn = log && ((message: string) => log('warn', message));
   return {
     renew: async (context) => {
-      const token = await callApiKey(apiKey, context);
+      const token = await callApiKey(apiKey, warn ? { ...context, warn } : context);
       return { header: `Bearer ${token}`, token, secrets: [token] };
     },
   };

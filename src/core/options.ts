@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { jsonObjectSchema } from '../schemas.js';
 import type { ApiKeyFunction } from './credential.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 import type { Middleware } from './middleware.js';
@@ -61,6 +62,45 @@ export interface RequestOptions {
    * @default none: only the client's
    */
   middleware?: readonly Middleware[] | undefined;
+}
+
+/**
+ * Fields for a call's JSON body beside those the SDK sets from `Params`, which it may not name:
+ * a field the service accepts before this SDK knows it. Sent as given, after a check that it is
+ * plain JSON.
+ *
+ * @example
+ * ```ts
+ * const extra: ExtraBody<ChatSendParams> = { tone: 'formal' };
+ * // @ts-expect-error message is set through the params
+ * const clash: ExtraBody<ChatSendParams> = { message: 'Hi' };
+ * ```
+ */
+export type ExtraBody<Params> = Record<string, unknown> & {
+  readonly [Field in keyof Params]?: never;
+};
+
+/**
+ * Options for a call whose JSON body the SDK builds from `Params` (`projects.create`,
+ * `chat.send`): those of every call, and `extraBody`.
+ *
+ * @example
+ * ```ts
+ * // A field the service accepts that this SDK does not know yet.
+ * await client.chat.send(
+ *   { projectId: 'proj_123', message: 'Hello' },
+ *   { extraBody: { tone: 'formal' }, timeout: 10_000 },
+ * );
+ * ```
+ */
+export interface BodyRequestOptions<Params> extends RequestOptions {
+  /**
+   * Fields to add to the JSON body, for one the service accepts before this SDK knows it. The
+   * params stay strict; this is the explicit way past them. A field the params name is refused
+   * (`RequestValidationError`, nothing sent): set it through the params.
+   * @default none
+   */
+  extraBody?: ExtraBody<Params> | undefined;
 }
 
 /**
@@ -259,6 +299,12 @@ export const requestOptionsSchema = z.strictObject({
     nonEmptyString.check(z.regex(headerValue, { message: headerValueMessage })),
   ),
   middleware: z.optional(middlewareSchema),
+});
+
+/** The options of an operation whose JSON body the SDK builds. */
+export const bodyRequestOptionsSchema = z.strictObject({
+  ...requestOptionsSchema.def.shape,
+  extraBody: z.optional(jsonObjectSchema),
 });
 
 export const clientOptionsSchema = z.strictObject({

@@ -4,6 +4,7 @@
  * server echoes of a secret (the bearer token, a client secret, an issued token) is redacted here,
  * before it can reach an error.
  */
+import type { SchemaValidationError } from 'ky';
 import type * as z from 'zod/mini';
 import { isTooDeep, MAX_JSON_DEPTH } from '../internal/json.js';
 import {
@@ -15,7 +16,8 @@ import {
 } from './errors/index.js';
 import { requestIdOf, scrub, scrubHeaders } from './redaction.js';
 import { serverRetryAfter } from './retry-policy.js';
-import { validate } from './validation.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
+import { toIssues } from './validation.js';
 
 /**
  * The response an attempt got, its body already read into `text`, handed on as it is with
@@ -56,29 +58,33 @@ export function apiErrorOf(
 }
 
 /**
- * The error for a 2xx body that is not JSON or breaks the endpoint's schema, every issue worded
- * for people (zod/mini's own messages are terse, since it ships no locale).
+ * The error for a 2xx body that is not JSON or fails the endpoint's schema. A zod schema's issues
+ * are worded for people here (zod/mini's own say "Invalid input", since it ships no locale);
+ * another library's are its own.
  */
 export function invalidBodyError(
   site: CallSite,
   response: Response,
   text: string,
   secrets: readonly string[],
-  schema: z.ZodMiniType<unknown>,
+  schema: StandardSchemaV1,
+  schemaError: SchemaValidationError | undefined,
 ): ResponseValidationError {
-  const body = parseBody(text);
-  let issues: ValidationIssue[] = [
-    {
-      path: '',
-      message: isTooDeep(text)
-        ? `the body is nested deeper than ${MAX_JSON_DEPTH} levels`
-        : 'the body is not JSON',
-    },
-  ];
-  if (body.json) {
-    const result = validate(schema, body.value);
-    issues = result.ok ? [{ path: '', message: 'the body did not validate' }] : result.issues;
-  }
+  const body = parseBody(text).value;
+  // An empty body reaches a schema as `undefined`, which only a schema for "no body" accepts.
+  const issues: ValidationIssue[] =
+    schemaError && text !== ''
+      ? schemaError.issues.flatMap((issue) =>
+          '_zod' in schema
+            ? toIssues(issue as z.core.$ZodIssue, body, schema as z.ZodMiniType)
+            : {
+                path: (issue.path ?? [])
+                  .map((key) => String(typeof key === 'object' ? key.key : key))
+                  .join('.'),
+                message: issue.message,
+              },
+        )
+      : [{ path: '', message: unreadableBody(text) }];
   return new ResponseValidationError(
     site,
     {
@@ -88,6 +94,14 @@ export function invalidBodyError(
     },
     issues,
   );
+}
+
+/** Why a 2xx body could not be read as JSON. */
+function unreadableBody(text: string): string {
+  if (text === '') return 'the body is empty';
+  return isTooDeep(text)
+    ? `the body is nested deeper than ${MAX_JSON_DEPTH} levels`
+    : 'the body is not JSON';
 }
 
 /**

@@ -111,8 +111,8 @@ export function retryOptions(
   let wait = 0;
   return {
     limit: maxRetries,
-    // Every method the service has; POSTs are safe to retry under their Idempotency-Key.
-    methods: ['get', 'post'],
+    // Every method a call can send; all but GET are safe to retry under their Idempotency-Key.
+    methods: ['get', 'post', 'put', 'patch', 'delete'],
     retryOnTimeout: true,
     backoffLimit: Number.POSITIVE_INFINITY,
     shouldRetry: ({ error, retryCount }) => {

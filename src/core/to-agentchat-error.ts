@@ -50,7 +50,8 @@ function map(error: unknown, call: Call): AgentChatError {
   // A 2xx body that breaks the schema, or is not JSON at all (JSON.parse's raw SyntaxError).
   if ((error instanceof SchemaValidationError || error instanceof SyntaxError) && answered) {
     const { response, text } = answered;
-    return invalidBodyError(site, response, text, call.secrets, call.endpoint.output);
+    const schemaError = error instanceof SchemaValidationError ? error : undefined;
+    return invalidBodyError(site, response, text, call.secrets, call.endpoint.output, schemaError);
   }
   // Nothing else is expected; keep the detail in the message, and a ky error out of `cause`.
   const detail = error instanceof Error ? error.message : String(error);

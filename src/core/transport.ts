@@ -21,18 +21,25 @@ import { apiPromise } from './api-promise.js';
 import { attempt } from './attempt.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, type Endpoint } from './call.js';
-import type { Authorization, Credential } from './credential.js';
+import { type Authorization, bearerCredential, type Credential } from './credential.js';
 import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
 import type { Middleware } from './middleware.js';
-import { type RequestOptions, requestOptionsSchema } from './options.js';
+import {
+  type bodyRequestOptionsSchema,
+  type RequestOptions,
+  requestOptionsSchema,
+} from './options.js';
 import { requestIdOf } from './redaction.js';
 import { parseJson } from './response.js';
 import { retryDelay, retryOptions } from './retry-policy.js';
 import { outOfTime, toAgentChatError } from './to-agentchat-error.js';
-import { validate } from './validation.js';
+import { fieldsAt, validate } from './validation.js';
 
 export type { Endpoint } from './call.js';
+
+/** A call's options once checked: those of every call, with `extraBody` where the endpoint takes it. */
+type BodyOptions = z.output<typeof bodyRequestOptionsSchema>;
 
 /** Everything the transport needs from the client's resolved options. */
 export interface TransportConfig {
@@ -60,35 +67,20 @@ export class Transport {
   /** True when the client's own headers name a Content-Type, which a JSON body must override. */
   readonly #clientSetsContentType: boolean;
 
-  constructor(config: TransportConfig) {
+  /** `ky`, when given, is another transport's instance, to share (see {@link withApiKey}). */
+  constructor(config: TransportConfig, ky?: KyInstance) {
     this.#config = config;
-    const headers = lowerCased(config.headers);
-    this.#clientSetsContentType = 'content-type' in headers;
-    // Our defaults first, so that the client's own headers replace them.
-    const defaults: Record<string, string> = { accept: 'application/json' };
-    if (config.userAgent) defaults['user-agent'] = config.userAgent;
-    const stampCall: BeforeRequestHook = ({ request, options }) => {
-      const call = callOf(options);
-      const key = call.options.idempotencyKey;
-      if (key !== undefined) request.headers.set('idempotency-key', key);
-      return this.#authorize(request, call);
-    };
-    // A key from a function may change between attempts (a refreshed token); a fixed one never
-    // does, and ky re-sends a copy of the first attempt's request, headers included.
-    const reauthorize: BeforeRetryHook = ({ request, options }) =>
-      this.#authorize(request, callOf(options));
-    this.#ky = ky.create({
-      prefix: config.baseUrl,
-      // Never followed (see attempt.ts): a redirect to another origin would take the body, the
-      // headers and the Idempotency-Key with it.
-      redirect: 'manual',
-      parseJson,
-      headers: { ...defaults, ...headers },
-      hooks: {
-        beforeRequest: [stampCall],
-        beforeRetry: 'renew' in config.credential ? [reauthorize] : [],
-      },
-    });
+    this.#clientSetsContentType = 'content-type' in lowerCased(config.headers);
+    this.#ky = ky ?? createKy(config);
+  }
+
+  /**
+   * A transport like this one but authorised by a fixed `apiKey`, sharing this one's ky instance,
+   * so that making one costs no ky setup: an MCP server over HTTP makes one per request, with the
+   * key its caller sent. The hooks read each call's credential from the call, so they serve both.
+   */
+  withApiKey(apiKey: string): Transport {
+    return new Transport({ ...this.#config, credential: bearerCredential(apiKey) }, this.#ky);
   }
 
   /** Starts a call and returns its promise at once; bad input rejects it, never throws. */
@@ -109,40 +101,58 @@ export class Transport {
     if (!input.ok) throw new RequestValidationError(`${endpoint.name} params`, input.issues);
     // Most calls pass no options; parsing an empty object against the strict schema would cost
     // each of them a few allocations on the hot path for nothing.
-    const checked = rawOptions == null ? undefined : validate(requestOptionsSchema, rawOptions);
+    const checked =
+      rawOptions == null
+        ? undefined
+        : validate<BodyOptions>(endpoint.options ?? requestOptionsSchema, rawOptions);
     if (checked && !checked.ok) {
       throw new RequestValidationError(`${endpoint.name} options`, checked.issues);
     }
-    const options: z.output<typeof requestOptionsSchema> = checked?.data ?? {};
+    const options: BodyOptions = checked?.data ?? {};
 
-    const body = endpoint.body?.(input.data);
+    let body = endpoint.body?.(input.data);
+    const { extraBody } = options;
+    if (extraBody) {
+      // The params stay the one way to set a field the SDK knows; extraBody never replaces one.
+      const taken = fieldsAt(endpoint.input, []).filter((field) => Object.hasOwn(extraBody, field));
+      if (taken[0]) {
+        throw new RequestValidationError(
+          `${endpoint.name} options`,
+          taken.map((field) => ({ path: `extraBody.${field}`, message: 'belongs in the params' })),
+        );
+      }
+      body = { ...(body as object), ...extraBody };
+    }
     const form = endpoint.encoding === 'form';
+    const method =
+      typeof endpoint.method === 'function' ? endpoint.method(input.data) : endpoint.method;
     const call = new Call(
       endpoint as Endpoint<unknown, unknown>,
-      { method: endpoint.method, path: endpoint.path(input.data) },
+      { method, path: endpoint.path(input.data) },
       {
         signal: options.signal,
         timeout: options.timeout ?? this.#config.timeout,
         totalTimeout: options.totalTimeout ?? this.#config.totalTimeout,
         maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
         maxRetries: options.maxRetries ?? this.#config.maxRetries,
+        credential: this.#config.credential,
         idempotencyKey:
-          endpoint.method === 'POST' && !form
-            ? (options.idempotencyKey ?? crypto.randomUUID())
-            : undefined,
+          method !== 'GET' && !form ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined,
         // The call's own middleware runs inside the client's.
         middleware: options.middleware
           ? [...this.#config.middleware, ...options.middleware]
           : this.#config.middleware,
       },
     );
-    const kyOptions: Options = { method: endpoint.method, timeout: call.options.timeout };
+    const kyOptions: Options = { method, timeout: call.options.timeout };
     // ky's own deadline ends an attempt (or a wait) still running when the call's time is up.
     if (call.options.totalTimeout !== undefined) kyOptions.totalTimeout = call.options.totalTimeout;
     if (body !== undefined) {
       if (form) kyOptions.body = new URLSearchParams(body as Record<string, string>);
       else kyOptions.json = body;
     }
+    const query = endpoint.query?.(input.data);
+    if (query) kyOptions.searchParams = query;
     const headers = this.#callHeaders(options.headers, body !== undefined && !form);
     if (headers) kyOptions.headers = headers;
     if (call.options.signal) kyOptions.signal = call.options.signal;
@@ -239,21 +249,53 @@ export class Transport {
     if (hasBody) headers['content-type'] = 'application/json';
     return headers;
   }
+}
 
-  /**
-   * Puts the credential on an attempt's request: at once when it is fixed, else once the key
-   * function has answered. The first attempt of a replay tells the function which token the
-   * service refused.
-   */
-  #authorize(request: Request, call: Call): void | Promise<void> {
-    const { credential } = this.#config;
-    if ('fixed' in credential) return stamp(request, call, credential.fixed);
-    const rejected = call.rejectedToken;
-    call.rejectedToken = undefined;
-    return credential
-      .renew(rejected === undefined ? {} : { rejected })
-      .then((authorization) => stamp(request, call, authorization));
-  }
+/**
+ * The ky instance of a transport: the client's headers over our defaults, and hooks that put the
+ * bearer token on every attempt and the Idempotency-Key on every call.
+ */
+function createKy(config: TransportConfig): KyInstance {
+  // Our defaults first, so that the client's own headers replace them.
+  const defaults: Record<string, string> = { accept: 'application/json' };
+  if (config.userAgent) defaults['user-agent'] = config.userAgent;
+  const stampCall: BeforeRequestHook = ({ request, options }) => {
+    const call = callOf(options);
+    const key = call.options.idempotencyKey;
+    if (key !== undefined) request.headers.set('idempotency-key', key);
+    return authorize(request, call);
+  };
+  // A key from a function may change between attempts (a refreshed token); a fixed one never
+  // does, and ky re-sends a copy of the first attempt's request, headers included.
+  const reauthorize: BeforeRetryHook = ({ request, options }) =>
+    authorize(request, callOf(options));
+  return ky.create({
+    prefix: config.baseUrl,
+    // Never followed (see attempt.ts): a redirect to another origin would take the body, the
+    // headers and the Idempotency-Key with it.
+    redirect: 'manual',
+    parseJson,
+    headers: { ...defaults, ...lowerCased(config.headers) },
+    hooks: {
+      beforeRequest: [stampCall],
+      beforeRetry: 'renew' in config.credential ? [reauthorize] : [],
+    },
+  });
+}
+
+/**
+ * Puts the call's credential on an attempt's request: at once when it is fixed, else once the key
+ * function has answered. The first attempt of a replay tells the function which token the
+ * service refused.
+ */
+function authorize(request: Request, call: Call): void | Promise<void> {
+  const { credential } = call.options;
+  if ('fixed' in credential) return stamp(request, call, credential.fixed);
+  const rejected = call.rejectedToken;
+  call.rejectedToken = undefined;
+  return credential
+    .renew(rejected === undefined ? {} : { rejected })
+    .then((authorization) => stamp(request, call, authorization));
 }
 
 /** Puts an Authorization on an attempt's request, and on the call, for what it must redact. */

@@ -36,7 +36,8 @@ export function validate<T>(
   };
 }
 
-function toIssues(
+/** One zod issue with `root`, in words: a misspelt field gets a "did you mean". */
+export function toIssues(
   issue: z.core.$ZodIssue,
   root: unknown,
   schema: z.ZodMiniType<unknown>,
@@ -97,7 +98,7 @@ function article(expected: string): string {
 }
 
 /** The field names of the object schema at `path` inside `schema` (none when it is not one). */
-function fieldsAt(schema: z.ZodMiniType<unknown>, path: readonly PropertyKey[]): string[] {
+export function fieldsAt(schema: z.ZodMiniType<unknown>, path: readonly PropertyKey[]): string[] {
   let current: z.core.$ZodType | undefined = schema;
   for (const key of path) {
     current = shapeOf(current)?.[key as string];

@@ -1,13 +1,21 @@
 #!/usr/bin/env node
 /**
- * `agentchat-mcp`: the MCP server of agentchat/mcp on stdio, for MCP hosts to start. Configured
- * by its environment (see config.ts). Standard output carries the protocol and nothing else:
- * every message of its own, and the client's log lines (`AGENTCHAT_LOG`), go to standard error.
+ * `agentchat-mcp`: the MCP server of agentchat/mcp, on stdio for MCP hosts to start (stdio.ts),
+ * or with `--http` over MCP Streamable HTTP for remote agents (http.ts). Configured by its
+ * command line (arguments.ts) and its environment (config.ts). Standard output carries nothing
+ * but the stdio protocol: every message of its own, and the client's log lines
+ * (`AGENTCHAT_LOG`), go to standard error.
  */
 import { Client, isAgentChatError, type Logger } from '../index.js';
+import { isMissingPackage } from '../internal/missing-package.js';
+import { type BinArguments, parseBinArguments } from './arguments.js';
 import { clientOptionsFromEnv } from './config.js';
 
-const PEER = '@modelcontextprotocol/server';
+/** The optional peers each face needs, as `npm install` takes them. */
+const PEERS = {
+  stdio: ['@modelcontextprotocol/server'],
+  http: ['@modelcontextprotocol/server', '@modelcontextprotocol/node'],
+} as const;
 
 /** The client's log lines, whatever their level, on standard error. */
 const stderrLogger: Logger = {
@@ -22,41 +30,44 @@ function fail(message: string): number {
   return 1;
 }
 
-/** True for the error of importing `name` (or one of its subpaths) when it is not installed. */
-function isMissingPackage(error: unknown, name: string): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    typeof message === 'string' &&
-    (message.includes(`'${name}'`) || message.includes(`'${name}/`))
-  );
-}
-
 async function main(): Promise<number> {
-  // Loaded only now, so that a missing optional peer is one line of advice, not a stack trace.
-  let modules: [typeof import('@modelcontextprotocol/server/stdio'), typeof import('./server.js')];
+  let args: BinArguments;
   try {
-    modules = await Promise.all([
-      import('@modelcontextprotocol/server/stdio'),
-      import('./server.js'),
-    ]);
+    args = parseBinArguments(process.argv.slice(2));
   } catch (error) {
-    if (!isMissingPackage(error, PEER)) throw error;
-    return fail(`needs ${PEER}, an optional peer dependency of agentchat: npm install ${PEER}`);
-  }
-  const [{ serveStdio }, { createMcpServer }] = modules;
-
-  let client: Client;
-  try {
-    client = new Client({ ...clientOptionsFromEnv(process.env), logger: stderrLogger });
-  } catch (error) {
-    // Configuration errors name the variable to set and never print its value.
     if (isAgentChatError(error)) return fail(error.message);
     throw error;
   }
-  serveStdio(() => createMcpServer({ client }), {
-    onerror: (error) => process.stderr.write(`agentchat-mcp: ${error.message}\n`),
-  });
+  // Loaded only now, so that a missing optional peer is one line of advice, not a stack trace.
+  let face: typeof import('./stdio.js') | typeof import('./http.js');
+  try {
+    face = args.face === 'http' ? await import('./http.js') : await import('./stdio.js');
+  } catch (error) {
+    const peers = PEERS[args.face];
+    const missing = peers.find((name) => isMissingPackage(error, name));
+    if (missing === undefined) throw error;
+    const which = peers.length === 1 ? 'an optional peer dependency' : 'optional peer dependencies';
+    return fail(
+      `${args.face === 'http' ? '--http ' : ''}needs ${peers.join(' and ')}, ${which} of agentchat: npm install ${peers.join(' ')}`,
+    );
+  }
+
+  try {
+    if ('serveOnHttp' in face) {
+      await face.serveOnHttp(args, process.env, stderrLogger);
+    } else {
+      const client = new Client({ ...clientOptionsFromEnv(process.env), logger: stderrLogger });
+      face.serveOnStdio(client, args.scope);
+    }
+  } catch (error) {
+    // Configuration errors name the variable or option to set and never print a value of the
+    // environment; a port already taken is one line too.
+    if (isAgentChatError(error)) return fail(error.message);
+    if ((error as { code?: unknown })?.code === 'EADDRINUSE') {
+      return fail(`${(error as Error).message}: choose another --port (0 picks a free one).`);
+    }
+    throw error;
+  }
   return 0;
 }
 

@@ -24,16 +24,8 @@ const OAUTH_VARIABLES = [
 export function clientOptionsFromEnv(
   env: Environment,
 ): Required<Pick<ClientOptions, 'apiKey' | 'baseUrl'>> {
-  const read = (name: string) => {
-    const value = env[name]?.trim();
-    return value ? value : undefined;
-  };
-  const baseUrl = read('AGENTCHAT_BASE_URL');
-  if (baseUrl === undefined) {
-    throw new AgentChatError(
-      'AGENTCHAT_BASE_URL is not set: set it to the service root before /v1, such as https://host/api.',
-    );
-  }
+  const read = reader(env);
+  const baseUrl = baseUrlFromEnv(env);
   const apiKey = read('AGENTCHAT_API_KEY');
   const oauthSet = OAUTH_VARIABLES.filter((name) => read(name) !== undefined);
   if (apiKey !== undefined && oauthSet.length > 0) {
@@ -61,6 +53,38 @@ export function clientOptionsFromEnv(
     clientSecret: read('AGENTCHAT_CLIENT_SECRET') as string,
   });
   return { apiKey: tokens, baseUrl };
+}
+
+/**
+ * True when the environment gives the server credentials of its own (`AGENTCHAT_API_KEY` or any
+ * OAuth 2.0 setting). Over HTTP, without them, each request brings its caller's key.
+ */
+export function hasOwnCredentials(env: Environment): boolean {
+  const read = reader(env);
+  return ['AGENTCHAT_API_KEY', ...OAUTH_VARIABLES].some((name) => read(name) !== undefined);
+}
+
+/**
+ * `AGENTCHAT_BASE_URL`, the service root.
+ *
+ * @throws {@link AgentChatError} when it is not set.
+ */
+export function baseUrlFromEnv(env: Environment): string {
+  const baseUrl = reader(env)('AGENTCHAT_BASE_URL');
+  if (baseUrl === undefined) {
+    throw new AgentChatError(
+      'AGENTCHAT_BASE_URL is not set: set it to the service root before /v1, such as https://host/api.',
+    );
+  }
+  return baseUrl;
+}
+
+/** Reads a variable, trimmed; a blank one counts as unset. */
+function reader(env: Environment): (name: string) => string | undefined {
+  return (name) => {
+    const value = env[name]?.trim();
+    return value ? value : undefined;
+  };
 }
 
 /** `A`, `A and B`, `A, B and C`. */

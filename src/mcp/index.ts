@@ -2,7 +2,9 @@
  * An MCP server over the client: the service's three operations as tools for AI agents, so that
  * any Model Context Protocol host (Claude Desktop, IDE agents, an agent loop of your own) can
  * create a project, read it and chat with its agent. Needs the optional peer dependency
- * `@modelcontextprotocol/server` (2.x). The `agentchat-mcp` bin serves it on stdio.
+ * `@modelcontextprotocol/server` (2.4 or later). The `agentchat-mcp` bin serves it on stdio, or
+ * over MCP Streamable HTTP with `--http`; {@link createMcpHttpHandler} is that HTTP face as a
+ * web-standard handler for Workers, Deno, Bun and Node.
  *
  * @example
  * ```ts
@@ -17,4 +19,10 @@
  * @packageDocumentation
  * @module agentchat/mcp
  */
+export {
+  createMcpHttpHandler,
+  type McpHttpHandler,
+  type McpHttpHandlerOptions,
+} from './http-handler.js';
+export type { McpToolScope, ToolName } from './scope.js';
 export { createMcpServer, type McpServerOptions } from './server.js';

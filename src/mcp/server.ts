@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { AgentChatError, type Client, VERSION } from '../index.js';
+import { type McpToolScope, toolsInScope } from './scope.js';
 import { toolError, toolSuccess } from './tool-result.js';
-import { type AgentChatTool, createProject, getProject, sendMessage } from './tools.js';
+import type { AgentChatTool, Operations } from './tools.js';
 
 /**
  * Options of {@link createMcpServer}.
@@ -15,7 +16,7 @@ import { type AgentChatTool, createProject, getProject, sendMessage } from './to
  * const server = createMcpServer(options);
  * ```
  */
-export interface McpServerOptions {
+export interface McpServerOptions extends McpToolScope {
   /**
    * The client every tool calls. Its key, base URL, retries, timeouts and logger apply to the
    * tools' requests.
@@ -25,13 +26,24 @@ export interface McpServerOptions {
   client: Client;
 }
 
-/** Read by the model when it connects: what the tools are for and how they fit together. */
-const INSTRUCTIONS =
-  'Tools for the Project and Agent Chat service, where each project is bound to one AI agent. ' +
-  'create_project makes a project and returns its id (proj_<id>); get_project reads a project ' +
-  "by id; send_message sends a message to a project's agent and returns its reply. A failed " +
-  'call comes back as a tool error whose text says what went wrong and gives a request id for ' +
-  'support.';
+/** What each tool is for, in the instructions the model reads when it connects. */
+const TOOL_ROLES: Readonly<Record<string, string>> = {
+  create_project: 'create_project makes a project and returns its id (proj_<id>)',
+  get_project: 'get_project reads a project by id',
+  send_message: "send_message sends a message to a project's agent and returns its reply",
+};
+
+/**
+ * Read by the model when it connects: what the tools offered are for and how they fit together.
+ * A scoped server names only its own, so that the model never looks for one it lacks.
+ */
+function instructionsFor(tools: readonly { name: string }[]): string {
+  return (
+    'Tools for the Project and Agent Chat service, where each project is bound to one AI agent. ' +
+    `${tools.map((tool) => TOOL_ROLES[tool.name]).join('; ')}. A failed call comes back as a ` +
+    'tool error whose text says what went wrong and gives a request id for support.'
+  );
+}
 
 /**
  * Creates an MCP server whose tools are the service's three operations, called through `client`:
@@ -39,12 +51,14 @@ const INSTRUCTIONS =
  * (`{ projectId, message }`). Arguments are checked by the client's own schemas before anything is
  * sent; each result is the client's typed value as `structuredContent`, with a short text; a
  * failed call is a tool error (`isError: true`) whose text is the error's message, request id
- * included. Connect it to any transport of `@modelcontextprotocol/server`, or run the
+ * included. `tools` and `readOnly` narrow the tools offered. Connect it to any transport of `@modelcontextprotocol/server`, or run the
  * `agentchat-mcp` bin, which serves it on stdio.
  *
  * Needs the optional peer dependency `@modelcontextprotocol/server` (2.x).
  *
- * @throws {@link agentchat!AgentChatError} when `client` is not a {@link agentchat!Client}.
+ * @throws {@link agentchat!AgentChatError} when `client` is not a {@link agentchat!Client}, or
+ * `tools` names an unknown tool (with the one probably meant) or, with `readOnly`, a tool that
+ * changes something.
  * @example
  * ```ts
  * import { Client } from 'agentchat';
@@ -62,19 +76,26 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       'createMcpServer needs { client }: a Client from agentchat, such as new Client().',
     );
   }
+  return serverWithTools(client, toolsInScope(options));
+}
+
+/** An MCP server offering `tools` over `operations`; the HTTP handler makes one per request. */
+export function serverWithTools(
+  operations: Operations,
+  // biome-ignore lint/suspicious/noExplicitAny: tools of different shapes
+  tools: readonly AgentChatTool<any, any>[],
+): McpServer {
   const server = new McpServer(
     { name: 'agentchat', title: 'Project and Agent Chat', version: VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: instructionsFor(tools) },
   );
-  registerTool(server, client, createProject);
-  registerTool(server, client, getProject);
-  registerTool(server, client, sendMessage);
+  for (const tool of tools) registerTool(server, operations, tool);
   return server;
 }
 
 function registerTool<Input, Output extends object>(
   server: McpServer,
-  client: Client,
+  client: Operations,
   tool: AgentChatTool<Input, Output>,
 ): void {
   const { name, title, description, annotations, inputSchema, outputSchema } = tool;
@@ -96,7 +117,7 @@ function registerTool<Input, Output extends object>(
  * Checks the operations the tools call rather than `instanceof Client`, so that a client from
  * another copy of the package (its ESM and CJS builds) works too.
  */
-function isClientLike(value: unknown): value is Client {
+export function isClientLike(value: unknown): value is Client {
   const candidate = value as Partial<Client> | null | undefined;
   return (
     typeof candidate?.projects?.create === 'function' &&

@@ -1,6 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import * as z from 'zod/mini';
-import { notEmpty } from '../core/validation.js';
+import { notEmpty, validate } from '../core/validation.js';
 
 /**
  * What the JSON Schema of one property should add to what zod derives: a description for the
@@ -14,8 +14,9 @@ export interface PropertyDoc {
 
 /**
  * Turns one of the SDK's zod/mini schemas into the schema an MCP tool declares. Arguments and
- * results are checked by the SDK's own schema (the very `validate` the client runs), so the tools
- * accept exactly what the client accepts. zod/mini leaves JSON Schema conversion out of its
+ * results are checked by the SDK's own schema through the very `validate` the client runs, so the
+ * tools accept exactly what the client accepts and word what they refuse as the client does
+ * ("agentID: is not a known field; did you mean agentId?"). zod/mini leaves JSON Schema conversion out of its
  * schemas to stay small, so it is added here, with a description on each property.
  */
 export function toolSchema<Schema extends z.ZodMiniType>(
@@ -47,6 +48,17 @@ export function toolSchema<Schema extends z.ZodMiniType>(
   return {
     '~standard': {
       ...schema['~standard'],
+      validate: (value) => {
+        const checked = validate(schema as z.ZodMiniType<z.output<Schema>>, value);
+        if (checked.ok) return { value: checked.data };
+        // The MCP server prints each issue as `<path>: <message>`.
+        return {
+          issues: checked.issues.map(({ path, message }) => ({
+            message,
+            path: path === '' ? [] : path.split('.'),
+          })),
+        };
+      },
       jsonSchema: { input: toJsonSchema('input'), output: toJsonSchema('output') },
     },
   };

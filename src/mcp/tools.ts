@@ -17,6 +17,9 @@ import {
 } from '../schemas.js';
 import { toolSchema } from './tool-schema.js';
 
+/** What the tools call: a client's operations (a {@link Client}, or one with another key). */
+export type Operations = Pick<Client, 'projects' | 'chat'>;
+
 /**
  * One MCP tool over one client operation. The name, title, description and annotations are what
  * a model reads when it chooses a tool; the schemas are the SDK's own.
@@ -30,7 +33,7 @@ export interface AgentChatTool<Input, Output extends object> {
   readonly inputSchema: StandardSchemaWithJSON<unknown, Input>;
   readonly outputSchema: StandardSchemaWithJSON<unknown, Output>;
   /** Runs the operation; `signal` fires when the MCP client cancels the call. */
-  call(client: Client, input: Input, signal: AbortSignal): Promise<Output>;
+  call(client: Operations, input: Input, signal: AbortSignal): Promise<Output>;
   /** The short text content sent beside the structured result, for hosts that show only text. */
   summarize(output: Output): string;
 }

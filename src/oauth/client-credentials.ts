@@ -10,6 +10,7 @@ import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
 import { Transport } from '../core/transport.js';
 import { validate } from '../core/validation.js';
 import { userAgent } from '../internal/platform.js';
+import { type SharedToken, sharedToken, type Token, type TokenCache } from './token-cache.js';
 import { type TokenEndpoint, tokenEndpoint } from './token-endpoint.js';
 
 /**
@@ -69,6 +70,14 @@ export interface ClientCredentialsOptions {
    * @default globalThis.fetch, looked up at each request
    */
   fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * A store shared by every process of a fleet (Redis, Valkey, Memcached, a KV), so that they
+   * share one token rather than each asking the token endpoint: see {@link TokenCache}. A cache
+   * that fails or stalls fails no call: the provider goes on with its own token and warns once
+   * through the client's logger.
+   * @default none: the token is shared within this process only
+   */
+  cache?: TokenCache | undefined;
 }
 
 /** The defaults of {@link clientCredentials}. */
@@ -89,14 +98,22 @@ function optionsSchema() {
     authMethod: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
     refreshMarginMs: z.optional(z.number().check(z.gte(0))),
     fetch: z.optional(z.custom<typeof globalThis.fetch>((v) => typeof v === 'function')),
+    cache: z.optional(
+      z.custom<TokenCache>(isTokenCache, {
+        message: 'expected an object with get and set functions, and optionally lease',
+      }),
+    ),
   });
 }
 
-/** A token and when it must be refreshed, and given up, in `Date.now()` time. */
-interface Token {
-  readonly value: string;
-  readonly refreshAt: number;
-  readonly expiresAt: number;
+function isTokenCache(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { get, set, lease } = value as Record<string, unknown>;
+  return (
+    typeof get === 'function' &&
+    typeof set === 'function' &&
+    (lease === undefined || typeof lease === 'function')
+  );
 }
 
 /**
@@ -108,6 +125,10 @@ interface Token {
  * one token request is in flight. While a token is still valid, a failed refresh fails no call;
  * an expired token is never sent. When the service answers 401, the client asks the provider for
  * a fresh token and replays the call once.
+ *
+ * With `cache`, the same rules hold for a fleet: the token is read from and written to the cache,
+ * one process asks the token endpoint while the others wait and re-read (when the cache has
+ * `lease`), and a token the service refused is evicted. See {@link TokenCache}.
  *
  * A token endpoint that refuses rejects the call with {@link OAuthError}; one that is down is
  * retried with the client's backoff, then gives {@link APIConnectionError} or the status's
@@ -151,10 +172,16 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
   });
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
 
+  // Where a failing cache is reported: the logger of the client that made the latest call.
+  let warn: ((message: string) => void) | undefined;
+  const shared: SharedToken | undefined =
+    settings.cache && sharedToken(settings.cache, settings, margin, () => warn);
+  const request = () => requestToken(transport, endpoint, margin);
+
   let current: Token | undefined;
   let pending: Promise<Token> | undefined;
-  const refresh = (): Promise<Token> => {
-    pending ??= requestToken(transport, endpoint, margin).then(
+  const refresh = (refused?: string): Promise<Token> => {
+    pending ??= (shared ? shared.obtain(request, refused) : request()).then(
       (token) => {
         current = token;
         pending = undefined;
@@ -169,9 +196,11 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
   };
 
   return async function clientCredentialsToken(context?: ApiKeyContext): Promise<string> {
+    if (context?.warn) warn = context.warn;
+    const refused = context?.rejected;
     // The service refused the token we hold: it is no good, whatever its expiry says. A call that
     // was refused a token already replaced gets the new one.
-    if (context?.rejected !== undefined && current?.value === context.rejected) current = undefined;
+    if (refused !== undefined && current?.value === refused) current = undefined;
     const now = Date.now();
     if (current && now < current.refreshAt) return current.value;
     if (current && now < current.expiresAt) {
@@ -179,7 +208,9 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
       refresh().catch(() => {});
       return current.value;
     }
-    return (await refresh()).value;
+    const token = await refresh(refused);
+    // A refresh that began before the refusal may have read the refused token from the cache.
+    return token.value === refused ? (await refresh(refused)).value : token.value;
   };
 }
 
@@ -198,11 +229,17 @@ async function requestToken(
   }
   // A token without a lifetime serves until the service refuses it (the 401 replay).
   if (answer.expires_in === undefined) {
-    return { value: answer.access_token, refreshAt: Infinity, expiresAt: Infinity };
+    return {
+      value: answer.access_token,
+      issuedAt: sentAt,
+      refreshAt: Infinity,
+      expiresAt: Infinity,
+    };
   }
   const lifetime = answer.expires_in * 1000;
   return {
     value: answer.access_token,
+    issuedAt: sentAt,
     refreshAt: sentAt + lifetime - Math.min(margin, lifetime / 2),
     expiresAt: sentAt + lifetime,
   };

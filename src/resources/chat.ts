@@ -1,8 +1,8 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { Endpoint } from '../core/call.js';
-import type { RequestOptions } from '../core/options.js';
+import { type BodyRequestOptions, bodyRequestOptionsSchema } from '../core/options.js';
+import { path } from '../core/path.js';
 import type { Transport } from '../core/transport.js';
-import { path } from '../internal/path.js';
 import {
   type ChatReply,
   type ChatSendParams,
@@ -17,6 +17,7 @@ const sendMessage: Endpoint<ChatSendParams, ChatReply> = {
   // The project goes in the path; the body carries the message alone.
   path: ({ projectId }) => path`/v1/projects/${projectId}/chat`,
   body: ({ message }) => ({ message }),
+  options: bodyRequestOptionsSchema,
   output: chatReplySchema,
 };
 
@@ -52,7 +53,10 @@ export class Chat {
    * console.log(reply.message, reply.suggestions);
    * ```
    */
-  send(params: ChatSendParams, options?: RequestOptions): APIPromise<ChatReply> {
+  send(
+    params: ChatSendParams,
+    options?: BodyRequestOptions<ChatSendParams>,
+  ): APIPromise<ChatReply> {
     return this.#transport.request(sendMessage, params, options);
   }
 }

@@ -1,8 +1,12 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { Endpoint } from '../core/call.js';
-import type { RequestOptions } from '../core/options.js';
+import {
+  type BodyRequestOptions,
+  bodyRequestOptionsSchema,
+  type RequestOptions,
+} from '../core/options.js';
+import { path } from '../core/path.js';
 import type { Transport } from '../core/transport.js';
-import { path } from '../internal/path.js';
 import {
   type CreatedProject,
   createdProjectSchema,
@@ -20,6 +24,7 @@ const createProject: Endpoint<ProjectCreateParams, CreatedProject> = {
   path: () => '/v1/projects',
   body: ({ name, agentId, metadata }) =>
     metadata === undefined ? { name, agentId } : { name, agentId, metadata },
+  options: bodyRequestOptionsSchema,
   output: createdProjectSchema,
 };
 
@@ -68,7 +73,10 @@ export class Projects {
    * console.log(project.id, project.status); // proj_… active
    * ```
    */
-  create(params: ProjectCreateParams, options?: RequestOptions): APIPromise<CreatedProject> {
+  create(
+    params: ProjectCreateParams,
+    options?: BodyRequestOptions<ProjectCreateParams>,
+  ): APIPromise<CreatedProject> {
     return this.#transport.request(createProject, params, options);
   }
 

@@ -17,7 +17,18 @@
  * @packageDocumentation
  * @module agentchat/testing
  */
-export type { Fault, FaultTarget } from './faults/fault.js';
+export type { AgentTurn, MockAgent } from './agent.js';
+export type { Fault, FaultAnswer, FaultTarget } from './faults/fault.js';
+export type {
+  MockOperation,
+  MockOperations,
+  OperationShape,
+  OverrideAnswer,
+  OverrideContext,
+  OverrideHandler,
+  OverrideOptions,
+  ProjectParams,
+} from './handlers/overrides.js';
 export {
   createMockService,
   type MockOAuth,
@@ -28,4 +39,5 @@ export { type MockServer, type MockServerOptions, startMockServer } from './node
 export type { OAuthClient } from './store/oauth-clients.js';
 export type { StoredProject } from './store/projects.js';
 export type { RecordedRequest } from './store/request-log.js';
+export type { ProjectSeed } from './store/seeds.js';
 export type { IssuedToken } from './store/tokens.js';

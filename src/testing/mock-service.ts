@@ -1,12 +1,22 @@
 import { type HttpHandler, http } from 'msw';
-import type { Fault } from './faults/fault.js';
+import { builtInAgent } from './agent.js';
+import { applyFault } from './faults/apply-fault.js';
+import type { Fault, FaultAnswer } from './faults/fault.js';
 import { createFaultQueue } from './faults/fault-queue.js';
-import { faultResponse } from './faults/fault-response.js';
 import type { EndpointContext } from './handlers/endpoint.js';
 import { fallback } from './handlers/fallback.js';
+import { issueToken } from './handlers/oauth/token.js';
+import {
+  createOverrides,
+  type MockOperation,
+  type OverrideHandler,
+  type OverrideOptions,
+} from './handlers/overrides.js';
 import { type EndpointMatch, findEndpoint } from './handlers/routing.js';
+import { runOverride } from './handlers/run-override.js';
 import { createBearerCheck } from './http/bearer.js';
 import { createCorsPolicy } from './http/cors.js';
+import { type Exchange, readableCopy } from './http/exchange.js';
 import {
   bodyFingerprint,
   classifyBody,
@@ -14,9 +24,9 @@ import {
   recordedBody,
 } from './http/request-body.js';
 import { errorResponse } from './http/service-error.js';
-import { assertMilliseconds, untilAborted, wait } from './http/wait.js';
+import { assertMilliseconds } from './http/wait.js';
 import { assertNodeRunsMsw } from './node-version.js';
-import { checkServiceOptions, type MockServiceOptions } from './options.js';
+import { checkServiceOptions, type MockHooks, type MockServiceOptions } from './options.js';
 import { createIdempotencyRecords, type IdempotencyClaim } from './store/idempotency.js';
 import { randomId } from './store/ids.js';
 import { createClientRegistry } from './store/oauth-clients.js';
@@ -69,6 +79,33 @@ export interface MockService {
    */
   enqueue(...faults: Fault[]): void;
   /**
+   * Answers one operation, named as the SDK's method, in place of the service: with a success
+   * body of the SDK's type for that operation, or a {@link FaultAnswer}. It is given the path's
+   * `params`, a copy of the `project` they name (if stored) and the `request`. It answers every
+   * request to the operation until {@link MockService.reset}, or with `{ once: true }` only the
+   * next; one-time overrides go first, in the order added. It runs after the API key check, in
+   * place of the operation's own checks. A body a `projects.create` override answers is stored
+   * (with the request's `agentId` and `metadata`), so `projects.get` finds it.
+   *
+   * A body off the operation's response shape, or an override that throws, is answered as a
+   * 500 whose message says why, never as a silently wrong response.
+   *
+   * @throws TypeError for an unknown operation or a handler that is not a function.
+   * @example
+   * ```ts
+   * mock.override('chat.send', ({ project }) => ({
+   *   message: `${project?.name} is closed today`,
+   *   suggestions: ['Open a ticket'],
+   * }));
+   * mock.override('projects.get', () => ({ kind: 'status', status: 503 }), { once: true });
+   * ```
+   */
+  override<O extends MockOperation>(
+    operation: O,
+    handler: OverrideHandler<O>,
+    options?: OverrideOptions,
+  ): void;
+  /**
    * Sets the latency added to every response, in milliseconds.
    *
    * @throws RangeError unless `ms` is a finite number >= 0.
@@ -79,9 +116,10 @@ export interface MockService {
    */
   setLatency(ms: number): void;
   /**
-   * Empties the store, the issued tokens, the fault queue, the request log and the idempotency
-   * records, restores the latency option, and drops requests still waiting (hang, delay, latency)
-   * as network errors.
+   * Restores the store to the seeded projects (none unless the `projects` option gave some),
+   * empties the issued tokens, the fault queue, the overrides, the request log and the
+   * idempotency records, restores the latency option, and drops requests still waiting (hang,
+   * delay, latency) as network errors.
    *
    * @example
    * ```ts
@@ -107,6 +145,19 @@ export interface MockService {
 export interface MockOAuth {
   /** Copies of the issued tokens, oldest first, with their expiry. */
   tokens(): IssuedToken[];
+  /**
+   * How many requests the token endpoint received since the last reset, refused and faulted ones
+   * included: what a shared token cache saves.
+   *
+   * @example
+   * ```ts
+   * // A client whose apiKey is an OAuth token provider: one token for every call.
+   * const project = await client.projects.create({ name: 'Demo', agentId: 'agent_1' });
+   * await Promise.all([client.projects.get(project.id), client.projects.get(project.id)]);
+   * expect(mock.oauth.tokenRequests()).toBe(1);
+   * ```
+   */
+  tokenRequests(): number;
   /** Makes every issued token expire now: the service answers 401 to each from then on. */
   expireTokens(): void;
   /**
@@ -140,14 +191,29 @@ export interface MockOAuth {
  * ```
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
-  const { base, latencyMs: initialLatency, tokenLifetimeSeconds } = checkServiceOptions(options);
-  const projects = createProjectStore();
+  return createHookedMockService(options, {});
+}
+
+/** {@link createMockService} with the hooks a host such as `agentchat-mock` listens on. */
+export function createHookedMockService(
+  options: MockServiceOptions,
+  hooks: MockHooks,
+): MockService {
+  const {
+    base,
+    latencyMs: initialLatency,
+    tokenLifetimeSeconds,
+    projects: seeded,
+  } = checkServiceOptions(options);
+  const projects = createProjectStore(seeded);
+  const agent = options.agent ?? builtInAgent;
+  const overrides = createOverrides();
   const oauth = {
     clients: createClientRegistry(options.oauthClients),
     tokens: createTokenStore(tokenLifetimeSeconds),
   };
   const checkBearer = createBearerCheck(options.apiKeys, oauth.tokens);
-  const cors = createCorsPolicy(options.corsOrigins);
+  const cors = createCorsPolicy(options.corsOrigins, hooks.onCorsRefusal);
   const idempotency = createIdempotencyRecords();
   const faults = createFaultQueue();
   let log: RecordedRequest[] = [];
@@ -185,19 +251,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       const signal = AbortSignal.any([request.signal, session.signal]);
       const body = classifyBody(await request.text());
       entry.body = recordedBody(body);
+      const exchange: Exchange = { request, entry, body, requestId, signal };
 
-      if (fault?.kind === 'hang') {
-        await untilAborted(signal);
-        return Response.error();
-      }
-      const delayMs = latencyMs + (fault?.kind === 'delay' ? fault.ms : 0);
-      if (!(await wait(delayMs, signal))) return Response.error();
-      if (fault?.kind === 'network-error') return Response.error();
-
-      const response =
-        fault && fault.kind !== 'delay'
-          ? faultResponse(fault, requestId)
-          : answer(request, match, body, requestId, claim);
+      const response = await applyFault(fault, exchange, latencyMs, () =>
+        answer(exchange, match, claim),
+      );
+      // A dropped connection: its headers cannot be set, and it has no status to log.
+      if (response.type === 'error') return response;
       withRequestId(response, requestId);
       cors.decorate(request, response);
       entry.status = response.status;
@@ -219,14 +279,16 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     return idempotency.claim({ key, method: request.method, path });
   }
 
-  /** The service proper. Synchronous, so no other request can slip in between its steps. */
-  function answer(
-    request: Request,
+  /**
+   * The service proper. Nothing awaits between routing, the key check and the store, but a
+   * scripted agent or an override; during those the request's Idempotency-Key stays claimed.
+   */
+  async function answer(
+    exchange: Exchange,
     match: EndpointMatch,
-    body: RequestBody,
-    requestId: string,
     claim: IdempotencyClaim | undefined,
-  ): Response {
+  ): Promise<Response> {
+    const { request, body, requestId } = exchange;
     if (match.kind !== 'endpoint') {
       return fallback(match, request.method, new URL(request.url).pathname, requestId);
     }
@@ -249,10 +311,19 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       requestId,
       projects,
       oauth,
+      agent,
+      readableRequest: () => readableCopy(request, body),
     };
-    return claim
-      ? answerOnce(claim, () => endpoint.handle(context), body, requestId)
-      : endpoint.handle(context);
+    const { operation } = endpoint;
+    const handle = () => {
+      // Taken only here, so a one-time override is not spent on a 409, a 422 or a replay.
+      const override = operation && overrides.take(operation);
+      const normal = () => endpoint.handle(context);
+      return override && operation
+        ? runOverride(operation, override, exchange, params, projects, normal)
+        : normal();
+    };
+    return claim ? answerOnce(claim, handle, body, requestId) : handle();
   }
 
   /**
@@ -260,12 +331,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
    * processed (worth retrying), 422 for the key reused with another body (never worth it), the
    * first successful answer replayed for the same body, else a fresh answer.
    */
-  function answerOnce(
+  async function answerOnce(
     claim: IdempotencyClaim,
-    handle: () => Response,
+    handle: () => Response | Promise<Response>,
     body: RequestBody,
     requestId: string,
-  ): Response {
+  ): Promise<Response> {
     const key = JSON.stringify(claim.scope.key);
     if (claim.busy) {
       return errorResponse(409, requestId, {
@@ -282,7 +353,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         message: `Idempotency-Key ${key} was already used with a different request body`,
       });
     }
-    const response = handle();
+    const response = await handle();
     // Only successes are kept: a client retrying after a 400 or 404 deserves a fresh answer.
     if (response.ok) idempotency.save(keyed, response);
     return response;
@@ -300,6 +371,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     oauth: {
       tokens: () => oauth.tokens.list(),
+      tokenRequests: () =>
+        log.filter((entry) => base.pathBelow(entry.path) === issueToken.path).length,
       expireTokens: () => oauth.tokens.expireAll(),
       revokeToken(accessToken) {
         if (typeof accessToken !== 'string') {
@@ -312,6 +385,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     projects: () => projects.list(),
     enqueue: (...added) => faults.add(added),
+    override: (operation, handler, overrideOptions) =>
+      overrides.add(operation, handler, overrideOptions),
     setLatency(ms) {
       assertMilliseconds(ms, 'latency');
       latencyMs = ms;
@@ -319,7 +394,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     reset() {
       session.abort();
       session = new AbortController();
-      projects.clear();
+      projects.reset();
+      overrides.clear();
       oauth.tokens.clear();
       idempotency.clear();
       faults.clear();

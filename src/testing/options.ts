@@ -1,5 +1,8 @@
+import { closest } from '../internal/closest.js';
+import type { MockAgent } from './agent.js';
 import { assertMilliseconds } from './http/wait.js';
 import type { OAuthClient } from './store/oauth-clients.js';
+import { type ProjectSeed, seedProjects } from './store/seeds.js';
 
 /**
  * Options of {@link createMockService}.
@@ -10,6 +13,7 @@ import type { OAuthClient } from './store/oauth-clients.js';
  *   baseUrl: 'https://agentchat.test/api',
  *   apiKeys: ['sk_test'],
  *   oauthClients: [{ clientId: 'reporting', clientSecret: 's3cret' }],
+ *   projects: [{ id: 'proj_support', name: 'Support', agentId: 'agent_support' }],
  * });
  * ```
  */
@@ -54,6 +58,50 @@ export interface MockServiceOptions {
    * @default 0
    */
   latencyMs?: number;
+  /**
+   * Projects the store holds from the start, and again after each {@link MockService.reset}:
+   * fixtures a test need not create through the API. Checked at once: a seed off the service's
+   * shape throws a TypeError naming the seed and the field.
+   *
+   * @default none
+   * @example
+   * ```ts
+   * createMockService({ projects: [{ id: 'proj_support', name: 'Support', agentId: 'agent_support' }] });
+   * ```
+   */
+  projects?: readonly ProjectSeed[];
+  /**
+   * Answers chat messages in place of the built-in agent, whose replies name the agent and
+   * repeat the message. A reply that is not a chat reply is answered as a 500 that says why.
+   *
+   * @default the built-in agent
+   * @example
+   * ```ts
+   * createMockService({ agent: ({ message }) => ({ message: `You said ${message}`, suggestions: [] }) });
+   * ```
+   */
+  agent?: MockAgent;
+}
+
+/** Every option of {@link MockServiceOptions}, for refusing the others. */
+export const SERVICE_OPTION_NAMES = [
+  'baseUrl',
+  'apiKeys',
+  'oauthClients',
+  'tokenLifetimeSeconds',
+  'corsOrigins',
+  'latencyMs',
+  'projects',
+  'agent',
+] as const satisfies readonly (keyof MockServiceOptions)[];
+
+/**
+ * What the mock tells its host beyond its answers; for the `agentchat-mock` command, not part of
+ * the public options.
+ */
+export interface MockHooks {
+  /** A request came from a browser origin the CORS rules do not allow. */
+  onCorsRefusal?(origin: string): void;
 }
 
 /** Defaults of {@link MockServiceOptions}, in one place. */
@@ -75,9 +123,9 @@ export interface ServiceBase {
  * Checks every option at once, so a mistake throws from `createMockService` rather than
  * surfacing as a confusing answer mid-test.
  *
- * @throws TypeError for a `baseUrl` that is not an absolute URL or a list that is not an array
- * of strings, RangeError for a negative latency or a token lifetime that is not a positive
- * integer.
+ * @throws TypeError for an unknown option, a `baseUrl` that is not an absolute URL, a list that
+ * is not an array of strings, a project seed off the service's shape or an `agent` that is not a
+ * function; RangeError for a negative latency or a token lifetime that is not a positive integer.
  * @example
  * ```ts
  * const { base } = checkServiceOptions({ baseUrl: 'https://x.test/api/' });
@@ -85,6 +133,10 @@ export interface ServiceBase {
  * ```
  */
 export function checkServiceOptions(options: MockServiceOptions) {
+  assertKnownOptions(options, SERVICE_OPTION_NAMES, 'createMockService');
+  if (options.agent !== undefined && typeof options.agent !== 'function') {
+    throw new TypeError(`agent must be a function, got ${typeof options.agent}`);
+  }
   const latencyMs = options.latencyMs ?? SERVICE_DEFAULTS.latencyMs;
   assertMilliseconds(latencyMs, 'latencyMs');
   const tokenLifetimeSeconds =
@@ -106,7 +158,41 @@ export function checkServiceOptions(options: MockServiceOptions) {
     base: parseBaseUrl(options.baseUrl ?? SERVICE_DEFAULTS.baseUrl),
     latencyMs,
     tokenLifetimeSeconds,
+    projects: seedProjects(options.projects),
   };
+}
+
+/**
+ * Refuses an option the function does not take (or a field an object does not have), which would
+ * otherwise be silently ignored, and suggests the one probably meant.
+ *
+ * @throws TypeError such as `createMockService has no option "project"; did you mean "projects"?`
+ * @example
+ * ```ts
+ * assertKnownOptions({ ports: 4010 }, ['port', 'host'], 'startMockServer');
+ * assertKnownOptions(seed, ['name', 'agentId'], 'projects[0]', 'field');
+ * ```
+ */
+export function assertKnownOptions(
+  options: object,
+  known: readonly string[],
+  owner: string,
+  noun = 'option',
+): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(
+      `${owner} takes an options object, got ${options === null ? 'null' : typeof options}`,
+    );
+  }
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue;
+    const meant = closest(name, known);
+    throw new TypeError(
+      `${owner} has no ${noun} ${JSON.stringify(name)}; ${
+        meant ? `did you mean ${JSON.stringify(meant)}?` : `its ${noun}s are ${known.join(', ')}`
+      }`,
+    );
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type Project,
   type ProjectStatus,
   type RateLimitError,
+  type TokenCache,
   type WithResponse,
 } from '../../src/index.js';
 
@@ -108,5 +109,28 @@ describe('types', () => {
     clientCredentials({ tokenUrl: 'u', clientId: 'i', clientSecret: 's', authMethod: 'jwt' });
     // @ts-expect-error the secret is required
     clientCredentials({ tokenUrl: 'u', clientId: 'i' });
+  });
+
+  it('types the shared token cache: sync or async, lease optional', () => {
+    const options = { tokenUrl: 'https://a/t', clientId: 'i', clientSecret: 's' };
+    const stored = new Map<string, string>();
+    const sync: TokenCache = {
+      get: (key) => stored.get(key),
+      set: (key, value) => stored.set(key, value),
+    };
+    const async: TokenCache = {
+      get: async () => null,
+      set: async () => 'OK',
+      lease: async () => true,
+    };
+    clientCredentials({ ...options, cache: sync });
+    clientCredentials({ ...options, cache: async });
+    expectTypeOf<ApiKeyContext['warn']>().toEqualTypeOf<((message: string) => void) | undefined>();
+    // @ts-expect-error get must answer a string, or nothing
+    clientCredentials({ ...options, cache: { get: () => 1, set: () => {} } });
+    // @ts-expect-error lease answers whether it was taken
+    clientCredentials({ ...options, cache: { get: () => null, set: () => {}, lease: () => 'OK' } });
+    // @ts-expect-error set is required
+    clientCredentials({ ...options, cache: { get: () => null } });
   });
 });

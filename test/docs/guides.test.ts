@@ -10,10 +10,15 @@ import { describe, expect, it } from 'vitest';
 import { fencedTypeScript, repo, typecheckSnippets } from '../helpers/doc-snippets.js';
 import { brokenRelativeLinks, linkTargets } from '../helpers/markdown-links.js';
 
-/** The Markdown a user reads: README, the guides, the examples' index. */
+/** The Markdown a user or a contributor reads: README, the guides, the examples' index. */
 async function markdownFiles(): Promise<string[]> {
   const guides = (await readdir(join(repo, 'docs'))).filter((file) => file.endsWith('.md'));
-  return ['README.md', 'examples/README.md', ...guides.map((file) => `docs/${file}`)];
+  return [
+    'README.md',
+    'CONTRIBUTING.md',
+    'examples/README.md',
+    ...guides.map((file) => `docs/${file}`),
+  ];
 }
 
 /** The repository's address on GitHub, from package.json's `repository`. */

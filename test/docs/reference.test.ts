@@ -136,7 +136,8 @@ function isOptionsInterface(reflection: DeclarationReflection): boolean {
  */
 function fallibleCalls(root: ProjectReflection): [string, Comment | undefined][] {
   const calls: [string, Comment | undefined][] = [];
-  const userImplemented = new Set(['Logger']);
+  // Interfaces the user implements: their methods are the user's calls, not the SDK's.
+  const userImplemented = new Set(['Logger', 'TokenCache']);
   for (const reflection of allExports(root)) {
     if (reflection.kindOf(ReflectionKind.Function) && !isTypeGuard(reflection)) {
       calls.push([reflection.name, commentOf(reflection)]);

@@ -27,12 +27,13 @@ export async function pendingChangesets(dir: string): Promise<Changeset[]> {
     files.map(async (file) => {
       const text = await readFile(join(dir, '.changeset', file), 'utf8');
       const [, front = '', body = ''] = text.match(/^---\n([\s\S]*?)\n---\n([\s\S]*)$/) ?? [];
-      const entries = [...front.matchAll(/^"([^"]+)":\s*(\w+)\s*$/gm)];
-      const bump = entries[0]?.[2];
+      // Package names are YAML keys: double-quoted, single-quoted or bare, as `changeset` accepts.
+      const entries = [...front.matchAll(/^(["']?)([^"'\s:]+)\1:\s*(\w+)\s*$/gm)];
+      const bump = entries[0]?.[3];
       return {
         file,
         bump: BUMPS.includes(bump as Bump) ? (bump as Bump) : undefined,
-        packages: entries.map((entry) => entry[1] ?? ''),
+        packages: entries.map((entry) => entry[2] ?? ''),
         summary: body.trim(),
       };
     }),

@@ -11,24 +11,31 @@ import {
   startMockServer,
 } from '../../src/testing/index.js';
 
-let server: MockServer | undefined;
+/**
+ * One server per browser session: the engines' projects run at once in one Node process, and a
+ * server shared between them would be closed under one engine's tests by another's.
+ */
+const servers = new Map<string, MockServer>();
 
-const startHttpMock: BrowserCommand<[options: MockServerOptions]> = async (_context, options) => {
-  await server?.close();
-  server = await startMockServer(options);
+const startHttpMock: BrowserCommand<[options: MockServerOptions]> = async (context, options) => {
+  await servers.get(context.sessionId)?.close();
+  const server = await startMockServer(options);
+  servers.set(context.sessionId, server);
   return { baseUrl: server.baseUrl };
 };
 
-const enqueueOnHttpMock: BrowserCommand<[faults: Fault[]]> = (_context, faults) => {
-  server?.service.enqueue(...faults);
+const enqueueOnHttpMock: BrowserCommand<[faults: Fault[]]> = (context, faults) => {
+  servers.get(context.sessionId)?.service.enqueue(...faults);
 };
 
-const httpMockRequests: BrowserCommand<[]> = () =>
-  server?.service.requests.map(({ method, path, status }) => ({ method, path, status })) ?? [];
+const httpMockRequests: BrowserCommand<[]> = (context) =>
+  servers
+    .get(context.sessionId)
+    ?.service.requests.map(({ method, path, status }) => ({ method, path, status })) ?? [];
 
-const stopHttpMock: BrowserCommand<[]> = async () => {
-  await server?.close();
-  server = undefined;
+const stopHttpMock: BrowserCommand<[]> = async (context) => {
+  await servers.get(context.sessionId)?.close();
+  servers.delete(context.sessionId);
 };
 
 export const httpMockCommands = {

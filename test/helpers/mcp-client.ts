@@ -84,3 +84,11 @@ export const badArguments: Array<[tool: string, args: Record<string, unknown>, f
   ['send_message', { projectId: 'proj_1', message: '' }, 'message'],
   ['send_message', { message: 'Hello' }, 'projectId'],
 ];
+
+/** Every tool of agentchat/mcp, sorted. */
+export const allToolNames = ['create_project', 'get_project', 'send_message'];
+
+/** The names of the tools a server lists, sorted. */
+export async function listedToolNames(mcp: McpClient): Promise<string[]> {
+  return (await mcp.listTools()).tools.map((tool) => tool.name).sort();
+}

@@ -146,8 +146,8 @@ describe('agentchat-mcp over stdio', { timeout: 30_000 }, () => {
 
 describe('agentchat-mcp', { timeout: 30_000 }, () => {
   /** Runs the bin with only `env` (and PATH) set, its stdin closed at once. */
-  function runBin(env: Record<string, string>) {
-    return runProcess(process.execPath, bin, {
+  function runBin(env: Record<string, string>, args: string[] = []) {
+    return runProcess(process.execPath, [...bin, ...args], {
       cwd: repo,
       env: { PATH: process.env.PATH, ...env },
     });
@@ -182,6 +182,45 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
     // One line: the client's own message about the option, after the bin's name.
     expect(stderr).toMatch(/^agentchat-mcp: [^\n]*baseUrl[^\n]*ftp:\/\/127\.0\.0\.1\/api[^\n]*\n$/);
     expect(stderr).not.toContain(API_KEY);
+  });
+
+  it('refuses an unknown tool at start, naming the one meant', async () => {
+    const { code, stdout, stderr } = await runBin(
+      { AGENTCHAT_API_KEY: API_KEY, AGENTCHAT_BASE_URL: server.baseUrl },
+      ['--tools', 'get_project,send_mesage'],
+    );
+
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'agentchat-mcp: Unknown tool "send_mesage"; did you mean send_message? (the tools are create_project, get_project, send_message).\n',
+    );
+  });
+
+  it('refuses an unknown option, naming the one meant', async () => {
+    const { code, stderr } = await runBin({}, ['--read-onyl']);
+
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /^agentchat-mcp: Unknown option --read-onyl; did you mean --read-only\?/,
+    );
+  });
+
+  it('serves only get_project with --read-only', async () => {
+    const { mcp } = await connectRecorded(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...bin, '--read-only'],
+        cwd: repo,
+        env: { AGENTCHAT_API_KEY: API_KEY, AGENTCHAT_BASE_URL: server.baseUrl },
+      }),
+    );
+    try {
+      const { tools } = await mcp.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['get_project']);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('answers a host that writes JSON-RPC by hand, and exits when the host hangs up', async () => {

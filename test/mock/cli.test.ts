@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/testing/index.js';
 import { type CliOutcome, runMockCli } from '../../src/testing/node/cli.js';
@@ -24,6 +27,18 @@ afterEach(async () => {
   for (const outcome of running.splice(0)) {
     if (outcome.kind === 'serving') await outcome.server.close();
   }
+});
+
+/** Writes files into a scratch folder, removed after the test. */
+async function scratchFiles(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentchat-mock-cli-'));
+  scratch.push(dir);
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+const scratch: string[] = [];
+afterEach(async () => {
+  for (const dir of scratch.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
 /** The printed curl commands, each joined back into one shell line. */
@@ -97,6 +112,120 @@ describe('agentchat-mock', () => {
     expect(preflight.status).toBe(403);
   });
 
+  it('serves the projects of --seed, lists them and the origins in the banner', async () => {
+    const dir = await scratchFiles({
+      'seed.json': JSON.stringify({
+        projects: [
+          { id: 'proj_demo', name: 'Demo', agentId: 'agent_demo' },
+          { name: 'Other', agentId: 'a' },
+        ],
+      }),
+    });
+    const { outcome, out } = await cli('--port', '0', '--seed', join(dir, 'seed.json'));
+    if (outcome.kind !== 'serving') throw new Error('did not start');
+    const { baseUrl, service } = outcome.server;
+
+    const [, other] = service.projects();
+    expect(out).toContain(`Projects: proj_demo, ${other?.id}`);
+    expect(out).toContain('Browser origins (CORS): any (narrow with --cors-origin)');
+    expect(out).toContain('Agent: built in');
+    const project = await fetch(`${baseUrl}/v1/projects/proj_demo`, {
+      headers: { authorization: 'Bearer k' },
+    });
+    expect(await project.json()).toMatchObject({ id: 'proj_demo', name: 'Demo', status: 'active' });
+    service.reset();
+    expect(service.projects().map(({ id }) => id)).toEqual(['proj_demo', other?.id]);
+  });
+
+  it("answers chat with --agent's default export", async () => {
+    const dir = await scratchFiles({
+      'agent.mjs':
+        'export default ({ project, message }) => ({ message: project.name + " scripted: " + message, suggestions: ["Next"] });',
+      'seed.json': JSON.stringify({ projects: [{ id: 'proj_demo', name: 'Demo', agentId: 'a' }] }),
+    });
+    const { outcome, out } = await cli(
+      '--port=0',
+      `--agent=${join(dir, 'agent.mjs')}`,
+      `--seed=${join(dir, 'seed.json')}`,
+    );
+    if (outcome.kind !== 'serving') throw new Error('did not start');
+
+    expect(out).toContain('Agent: scripted (--agent)');
+    const chat = await fetch(`${outcome.server.baseUrl}/v1/projects/proj_demo/chat`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Hi' }),
+    });
+    expect(await chat.json()).toEqual({ message: 'Demo scripted: Hi', suggestions: ['Next'] });
+  });
+
+  it('logs a browser origin CORS refuses once, in one line naming the flag that allows it', async () => {
+    const { outcome, out, err } = await cli('--port=0', '--cors-origin', 'http://localhost:5173');
+    if (outcome.kind !== 'serving') throw new Error('did not start');
+    const { baseUrl } = outcome.server;
+
+    expect(out).toContain('Browser origins (CORS): http://localhost:5173');
+    const fromPage = (origin: string, method = 'GET') =>
+      fetch(`${baseUrl}/v1/projects/proj_x`, {
+        method,
+        headers: {
+          origin,
+          ...(method === 'OPTIONS'
+            ? { 'access-control-request-method': 'GET' }
+            : { authorization: 'Bearer k' }),
+        },
+      });
+    expect((await fromPage('http://localhost:3000', 'OPTIONS')).status).toBe(403);
+    await fromPage('http://localhost:3000');
+    await fromPage('http://localhost:5173');
+    await fromPage('http://127.0.0.1:8080');
+    // Outside the base URL, the server answers itself, under the same rules.
+    await fetch(`${outcome.server.url}/elsewhere`, { headers: { origin: 'http://[::1]:9000' } });
+
+    expect(err).toEqual([
+      'agentchat-mock: refused a request from http://localhost:3000 (CORS); allow it with --cors-origin http://localhost:3000',
+      'agentchat-mock: refused a request from http://127.0.0.1:8080 (CORS); allow it with --cors-origin http://127.0.0.1:8080',
+      'agentchat-mock: refused a request from http://[::1]:9000 (CORS); allow it with --cors-origin http://[::1]:9000',
+    ]);
+  });
+
+  it('refuses a seed file or an agent module it cannot use, with one line and exit code 2', async () => {
+    const dir = await scratchFiles({
+      'broken.json': '{"projects": [',
+      'wrong-key.json': '{"project": []}',
+      'bad-seed.json': '{"projects": [{"name": "Demo"}]}',
+      'no-default.mjs': 'export const agent = () => ({});',
+    });
+    const cases: [string[], string][] = [
+      [
+        ['--seed', join(dir, 'missing.json')],
+        `--seed ${join(dir, 'missing.json')}: cannot read it (ENOENT)`,
+      ],
+      [['--seed', join(dir, 'broken.json')], `--seed ${join(dir, 'broken.json')}: `],
+      [
+        ['--seed', join(dir, 'wrong-key.json')],
+        'A seed file has no field "project"; did you mean "projects"?',
+      ],
+      [
+        ['--seed', join(dir, 'bad-seed.json')],
+        'projects[0].agentId: expected a non-empty string, got nothing',
+      ],
+      [
+        ['--agent', join(dir, 'missing.mjs')],
+        `--agent ${join(dir, 'missing.mjs')}: cannot load it: `,
+      ],
+      [['--agent', join(dir, 'no-default.mjs')], 'its default export must be a function'],
+    ];
+    for (const [args, message] of cases) {
+      const { outcome, out, err } = await cli('--port=0', ...args);
+      expect(outcome).toEqual({ kind: 'exit', code: 2 });
+      expect(out).toBe('');
+      expect(err).toHaveLength(1);
+      expect(err[0]).toMatch(/^agentchat-mock: .* \(see agentchat-mock --help\)$/);
+      expect(err[0]).toContain(message);
+    }
+  });
+
   it.each([
     [['--prot', '4010'], "Unknown option '--prot'"],
     [['--port', 'abc'], '--port takes a whole number up to 65535, got "abc"'],
@@ -119,7 +248,15 @@ describe('agentchat-mock', () => {
     const help = await cli('--help');
     expect(help.outcome).toEqual({ kind: 'exit', code: 0 });
     expect(help.out).toMatch(/^Usage: agentchat-mock \[options\]/);
-    for (const flag of ['--port', '--host', '--key', '--client', '--cors-origin']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--key',
+      '--client',
+      '--cors-origin',
+      '--seed',
+      '--agent',
+    ]) {
       expect(help.out).toContain(flag);
     }
     expect((await cli('-v')).out).toMatch(/^\d+\.\d+\.\d+$/);

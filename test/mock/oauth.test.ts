@@ -274,6 +274,21 @@ describe('access tokens at the service', () => {
     expect(mock.oauth.tokens()[0]?.revoked).toBe(false);
   });
 
+  it('counts token requests, refused and faulted ones included, until a reset', async () => {
+    const mock = mockWith();
+    expect(mock.oauth.tokenRequests()).toBe(0);
+    await requestToken(mock);
+    await requestToken(mock, { authorization: basicCredentials(client.clientId, 'wrong') });
+    mock.enqueue({ kind: 'status', status: 503, path: '/oauth/token' });
+    await requestToken(mock);
+    await requestToken(mock, { method: 'GET' });
+    await create(mock, { authorization: `Bearer ${await issue(mock)}` });
+
+    expect(mock.oauth.tokenRequests()).toBe(5);
+    mock.reset();
+    expect(mock.oauth.tokenRequests()).toBe(0);
+  });
+
   it('logs token requests with their form body', async () => {
     const mock = mockWith();
     await requestToken(mock, { form: 'grant_type=client_credentials&scope=read' });

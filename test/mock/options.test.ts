@@ -1,6 +1,6 @@
 import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { createMockService } from '../../src/testing/index.js';
+import { createMockService, startMockServer } from '../../src/testing/index.js';
 import { create, errorOf, send } from '../helpers/send-to-mock.js';
 
 describe('createMockService options', () => {
@@ -55,5 +55,68 @@ describe('createMockService options', () => {
     );
     expect(() => createMockService({ apiKeys: [42 as never] })).toThrow(TypeError);
     expect(() => createMockService({ corsOrigins: 'http://a.test' as never })).toThrow(TypeError);
+  });
+
+  it('refuses an unknown option, suggesting the one meant', async () => {
+    expect(() => createMockService({ project: [] } as never)).toThrow(
+      new TypeError('createMockService has no option "project"; did you mean "projects"?'),
+    );
+    expect(() => createMockService({ xyz: 1 } as never)).toThrow(
+      /^createMockService has no option "xyz"; its options are baseUrl, apiKeys, .*, projects, agent$/,
+    );
+    await expect(startMockServer({ ports: 4010 } as never)).rejects.toThrow(
+      new TypeError('startMockServer has no option "ports"; did you mean "port"?'),
+    );
+    await expect(startMockServer({ baseUrl: 'https://x.test' } as never)).rejects.toThrow(
+      /^startMockServer has no option "baseUrl"; its options are .*basePath$/,
+    );
+  });
+
+  it('refuses a project seed off the service shape, naming the seed and the field', () => {
+    expect(() =>
+      createMockService({ projects: [{ name: 'A', agentId: 'a' }, { name: 'B' }] as never }),
+    ).toThrow(new TypeError('projects[1].agentId: expected a non-empty string, got nothing'));
+    expect(() => createMockService({ projects: [{ id: 'p1', name: 'A', agentId: 'a' }] })).toThrow(
+      'projects[0].id: expected an id such as "proj_123", got a string',
+    );
+    expect(() =>
+      createMockService({ projects: [{ name: 'A', agentId: 'a', createdAt: '31/01/2026' }] }),
+    ).toThrow('projects[0].createdAt: expected an ISO 8601 UTC timestamp');
+    expect(() =>
+      createMockService({
+        projects: [
+          { id: 'proj_1', name: 'A', agentId: 'a' },
+          { id: 'proj_1', name: 'B', agentId: 'b' },
+        ],
+      }),
+    ).toThrow('projects[1].id: "proj_1" is already taken');
+    expect(() => createMockService({ projects: {} as never })).toThrow(TypeError);
+    expect(() =>
+      createMockService({ projects: [{ name: 'A', agentId: 'a', metdata: {} } as never] }),
+    ).toThrow(new TypeError('projects[0] has no field "metdata"; did you mean "metadata"?'));
+  });
+
+  it('keeps its own copy of a seed', () => {
+    const seed = { id: 'proj_1', name: 'A', agentId: 'a', metadata: { n: 1 } };
+    const mock = createMockService({ projects: [seed] });
+    seed.metadata.n = 2;
+
+    expect(mock.projects()[0]?.metadata).toEqual({ n: 1 });
+  });
+
+  it('refuses an agent that is not a function, and an override of no operation', () => {
+    expect(() => createMockService({ agent: 'echo' as never })).toThrow(
+      new TypeError('agent must be a function, got string'),
+    );
+    expect(() =>
+      createMockService().override('chat.send', () => ({ kind: 'hang' }), { onse: true } as never),
+    ).toThrow(new TypeError('The chat.send override has no option "onse"; did you mean "once"?'));
+    expect(() =>
+      createMockService().override('projects.list' as never, () => ({ kind: 'hang' })),
+    ).toThrow(
+      new TypeError(
+        'Unknown operation "projects.list" to override; the mock\'s operations are projects.create, projects.get, chat.send',
+      ),
+    );
   });
 });

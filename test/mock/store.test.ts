@@ -33,13 +33,37 @@ describe('project store', () => {
     expect(store.get(project.id)?.metadata).toEqual({ seats: 1 });
   });
 
-  it('lists oldest first and clears', () => {
+  it('lists oldest first and resets to empty', () => {
     const store = createProjectStore();
     store.create({ name: 'first', agentId: 'a' });
     store.create({ name: 'second', agentId: 'a' });
 
     expect(store.list().map((project) => project.name)).toEqual(['first', 'second']);
-    store.clear();
+    store.reset();
     expect(store.list()).toEqual([]);
+  });
+
+  it('resets to its seeded projects, as they were, edits and additions undone', () => {
+    const seeded = {
+      id: 'proj_seed',
+      name: 'Seed',
+      agentId: 'a',
+      status: 'active',
+      metadata: { n: 1 },
+      createdAt: '2026-01-31T09:30:00Z',
+    };
+    const store = createProjectStore([seeded]);
+    const held = store.get('proj_seed');
+    if (held) held.metadata.n = 2;
+    store.create({ name: 'added', agentId: 'a' });
+    store.put({ ...seeded, id: 'proj_put' });
+
+    expect(store.list().map((project) => project.id)).toEqual([
+      'proj_seed',
+      expect.any(String),
+      'proj_put',
+    ]);
+    store.reset();
+    expect(store.list()).toEqual([seeded]);
   });
 });

@@ -65,8 +65,9 @@ async function scratchProject(dir: string): Promise<string> {
 }
 
 /**
- * A project that installs the tarball with msw 3 and @modelcontextprotocol/server, the optional
- * peers `agentchat/testing` and `agentchat/mcp` need, @modelcontextprotocol/client to drive the
+ * A project that installs the tarball with msw 3, @modelcontextprotocol/server and
+ * @modelcontextprotocol/node, the optional peers `agentchat/testing`, `agentchat/mcp` and
+ * `agentchat-mcp --http` need, @modelcontextprotocol/client to drive the
  * MCP server, and @types/node as a TypeScript server project has: the versions the repo itself
  * uses.
  */
@@ -78,6 +79,7 @@ async function createConsumer(scratch: string, tarball: string): Promise<string>
       tarball,
       `msw@${await versionOf('msw')}`,
       `@modelcontextprotocol/server@${await versionOf('@modelcontextprotocol/server')}`,
+      `@modelcontextprotocol/node@${await versionOf('@modelcontextprotocol/node')}`,
       `@modelcontextprotocol/client@${await versionOf('@modelcontextprotocol/client')}`,
       `@types/node@${await versionOf('@types/node')}`,
       ...INSTALL_FLAGS,

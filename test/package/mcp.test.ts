@@ -1,7 +1,8 @@
 /**
  * agentchat/mcp from the packed tarball: the `agentchat-mcp` bin that npm links, spoken to over
- * stdio by the official MCP client; both builds in process; the host configuration docs/mcp.md
- * gives; and the bin in a project that lacks the optional peer.
+ * stdio by the official MCP client and over HTTP by the MCP Inspector's CLI; both builds in
+ * process; the HTTP handler in Bun and Deno; the host configuration docs/mcp.md gives; the MCP
+ * bundle `npm run build:mcpb` makes; and the bin in a project that lacks the optional peer.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { promisify } from 'node:util';
 import { type CallToolResult, Client as McpClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { allToolNames, listedToolNames } from '../helpers/mcp-client.js';
+import { startMcpHttp } from '../helpers/mcp-http.js';
 import { consumerPath, runJson, useMockServer } from '../helpers/package-consumer.js';
 import { runProcess } from '../helpers/run-process.js';
 
@@ -204,5 +207,168 @@ describe('agentchat-mcp without @modelcontextprotocol/server', () => {
       stderr:
         'agentchat-mcp: needs @modelcontextprotocol/server, an optional peer dependency of agentchat: npm install @modelcontextprotocol/server\n',
     });
+  });
+
+  it('says in one line which peers --http needs, and exits non-zero', async () => {
+    const { code, stdout, stderr } = await runProcess(
+      join(project, 'node_modules/.bin/agentchat-mcp'),
+      ['--http', '--port', '0'],
+      { cwd: project, env: { PATH, AGENTCHAT_BASE_URL: mock.server.baseUrl } },
+    );
+
+    expect({ code, stdout, stderr }).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'agentchat-mcp: --http needs @modelcontextprotocol/server and @modelcontextprotocol/node, optional peer dependencies of agentchat: npm install @modelcontextprotocol/server @modelcontextprotocol/node\n',
+    });
+  });
+});
+
+/** Runs the MCP Inspector's CLI (a client nobody on this project wrote) and parses its JSON. */
+async function inspector(args: string[]): Promise<Record<string, unknown>> {
+  const cli = resolve(
+    import.meta.dirname,
+    '../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
+  );
+  const { code, stdout, stderr } = await runProcess(process.execPath, [cli, '--cli', ...args], {
+    env: { PATH, HOME: process.env.HOME },
+  });
+  if (code !== 0)
+    throw new Error(`inspector ${args.join(' ')} exited ${code}:\n${stdout}\n${stderr}`);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+describe('agentchat-mcp --http from the tarball', () => {
+  it("answers the MCP Inspector's CLI with the caller's key passed through", async () => {
+    const server = await startMcpHttp(
+      consumerPath('node_modules/.bin/agentchat-mcp'),
+      ['--http', '--port', '0'],
+      { cwd: consumerPath(), env: { PATH, AGENTCHAT_BASE_URL: mock.server.baseUrl } },
+    );
+    try {
+      const target = [
+        server.url,
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${API_KEY}`,
+      ];
+      const listed = await inspector([...target, '--method', 'tools/list']);
+      const called = await inspector([
+        ...target,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'create_project',
+        '--tool-arg',
+        'name=From the Inspector',
+        'agentId=agent_inspector',
+      ]);
+
+      expect((listed.tools as { name: string }[]).map((tool) => tool.name).sort()).toEqual(
+        allToolNames,
+      );
+      expect(called.structuredContent).toMatchObject({
+        id: expect.stringMatching(/^proj_/),
+        name: 'From the Inspector',
+        status: 'active',
+      });
+      const create = mock.server.service.requests.find((r) => r.method === 'POST');
+      expect(create?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe('createMcpHttpHandler in other runtimes', () => {
+  const { bun, deno } = inject('runtimes');
+
+  it.each([
+    { name: `Bun ${bun.version}`, bin: bun.bin, flags: (): string[] => [] },
+    {
+      name: `Deno ${deno.version}`,
+      bin: deno.bin,
+      // The network only to the mock; the files it reads are the consumer's own modules.
+      flags: () => [
+        'run',
+        '--no-prompt',
+        `--allow-net=${new URL(mock.server.url).host}`,
+        `--allow-read=${consumerPath()}`,
+        '--allow-env',
+      ],
+    },
+  ])('serves the tools as a fetch handler in $name', async ({ bin, flags }) => {
+    expect(await runJson(bin, [...flags(), 'mcp-http.mjs', mock.server.baseUrl, API_KEY])).toEqual({
+      tools: allToolNames,
+      created: true,
+      read: 'agent_runtime',
+      unauthorized: [401, 'Bearer'],
+      health: { status: 'ok' },
+    });
+  });
+});
+
+describe('the MCP bundle (npm run build:mcpb)', () => {
+  let unpacked: string;
+  let manifest: {
+    server: { mcp_config: { command: string; args: string[]; env: Record<string, string> } };
+    user_config: Record<string, { sensitive?: boolean; required?: boolean }>;
+  };
+  const mcpb = resolve(import.meta.dirname, '../../node_modules/.bin/mcpb');
+
+  beforeAll(async () => {
+    const folder = await scratchFolder('agentchat-mcpb-');
+    const bundle = join(folder, 'agentchat.mcpb');
+    // The tarball under test, so that the bundle holds the very package the suite checks.
+    await run('npm', ['run', 'build:mcpb', '--', '--tarball', inject('tarball'), '--out', bundle], {
+      cwd: resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, PATH },
+    });
+    unpacked = join(folder, 'unpacked');
+    await run(mcpb, ['unpack', bundle, unpacked], { env: { ...process.env, PATH } });
+    manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8'));
+  });
+
+  it('passes mcpb validate, with the API key a sensitive setting and the base URL a setting', async () => {
+    const { stdout } = await run(mcpb, ['validate', join(unpacked, 'manifest.json')], {
+      env: { ...process.env, PATH },
+    });
+    expect(stdout).toMatch(/valid/i);
+    expect(manifest.user_config.api_key).toMatchObject({ sensitive: true, required: true });
+    expect(manifest.user_config.base_url).toMatchObject({ required: true });
+    expect(manifest.user_config.base_url?.sensitive).toBeUndefined();
+  });
+
+  it('runs its server over stdio as a desktop host would start it', async () => {
+    // The host fills in the manifest's placeholders: the bundle's folder and the user's settings.
+    const fill = (value: string) =>
+      // biome-ignore-start lint/suspicious/noTemplateCurlyInString: mcpb placeholders
+      value
+        .replace('${__dirname}', unpacked)
+        .replace('${user_config.api_key}', API_KEY)
+        .replace('${user_config.base_url}', mock.server.baseUrl);
+    // biome-ignore-end lint/suspicious/noTemplateCurlyInString: mcpb placeholders
+    const { command, args, env } = manifest.server.mcp_config;
+    const transport = new StdioClientTransport({
+      command: command === 'node' ? process.execPath : command,
+      args: args.map(fill),
+      cwd: unpacked,
+      env: { PATH, ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, fill(v)])) },
+      stderr: 'pipe',
+    });
+    const client = new McpClient({ name: 'mcpb-check', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect(await listedToolNames(client)).toEqual(allToolNames);
+      const created = await call(client, 'create_project', {
+        name: 'From the bundle',
+        agentId: 'agent_bundle',
+      });
+      expect(created.structuredContent).toMatchObject({ name: 'From the bundle' });
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { startMockServer } from '../../src/testing/index.js';
@@ -120,5 +121,30 @@ describe('npx agentchat-mock', () => {
         /^agentchat-mock: Unknown option '--prot'.* \(see agentchat-mock --help\)$/,
       ),
     ]);
+  });
+});
+
+describe('npx agentchat-mock in a project without msw', () => {
+  it('prints one line naming the package to install and exits 1', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'agentchat-no-msw-'));
+    try {
+      await writeFile(join(project, 'package.json'), '{"name":"no-msw","private":true}\n');
+      const install = await runProcess(
+        'npm',
+        ['install', inject('tarball'), '--prefer-offline', '--no-audit', '--no-fund'],
+        { cwd: project },
+      );
+      expect(install.code, install.stderr).toBe(0);
+
+      const run = await runProcess('npx', ['agentchat-mock', '--port', '0'], { cwd: project });
+
+      expect(run.code).toBe(1);
+      expect(ownLines(run.stderr)).toEqual([
+        'agentchat-mock: needs msw, an optional peer dependency of agentchat: npm install --save-dev msw',
+      ]);
+      expect(run.stdout).toBe('');
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 });

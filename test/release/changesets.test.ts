@@ -101,5 +101,6 @@ describe('npm run version', () => {
     expect(changelog.indexOf(`## ${expected}`)).toBeLessThan(changelog.indexOf(`## ${before}`));
     // The changesets are used up; the config stays.
     expect(await readdir(join(copy, '.changeset'))).toEqual(['config.json']);
-  });
+    // It runs npm and changesets in child processes: seconds on a busy machine, not milliseconds.
+  }, 60_000);
 });

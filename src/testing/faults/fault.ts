@@ -23,43 +23,52 @@ import { assertMilliseconds } from '../http/wait.js';
  * mock.enqueue({ kind: 'hang' });
  * ```
  */
-export type Fault = FaultTarget &
-  (
-    | {
-        /** Answer with a chosen status. */
-        kind: 'status';
-        /** The status to answer, 200–599. */
-        status: number;
-        /** Response headers, such as `retry-after`. */
-        headers?: Record<string, string>;
-        /** The body; the standard error body for statuses from 400 when absent. */
-        body?: unknown;
-      }
-    | {
-        /** Answer with a body that is not valid JSON or is off schema. */
-        kind: 'malformed';
-        /** The status to answer, 200–599; 200 when absent. */
-        status?: number;
-        /** The raw body text. */
-        body: string;
-        /** The `content-type` header; `application/json` when absent. */
-        contentType?: string;
-      }
-    | {
-        /** Drop the connection without an answer. */
-        kind: 'network-error';
-      }
-    | {
-        /** Wait, then handle the request normally. */
-        kind: 'delay';
-        /** How long to wait, in ms. */
-        ms: number;
-      }
-    | {
-        /** Never answer; the request settles once its signal aborts. */
-        kind: 'hang';
-      }
-  );
+export type Fault = FaultTarget & FaultAnswer;
+
+/**
+ * What a fault answers, wherever it is aimed: the kinds of {@link Fault}. An override answers one
+ * of these too.
+ *
+ * @example
+ * ```ts
+ * const outage: FaultAnswer = { kind: 'status', status: 503, headers: { 'retry-after': '0' } };
+ * ```
+ */
+export type FaultAnswer =
+  | {
+      /** Answer with a chosen status. */
+      kind: 'status';
+      /** The status to answer, 200–599. */
+      status: number;
+      /** Response headers, such as `retry-after`. */
+      headers?: Record<string, string>;
+      /** The body; the standard error body for statuses from 400 when absent. */
+      body?: unknown;
+    }
+  | {
+      /** Answer with a body that is not valid JSON or is off schema. */
+      kind: 'malformed';
+      /** The status to answer, 200–599; 200 when absent. */
+      status?: number;
+      /** The raw body text. */
+      body: string;
+      /** The `content-type` header; `application/json` when absent. */
+      contentType?: string;
+    }
+  | {
+      /** Drop the connection without an answer. */
+      kind: 'network-error';
+    }
+  | {
+      /** Wait, then handle the request normally. */
+      kind: 'delay';
+      /** How long to wait, in ms. */
+      ms: number;
+    }
+  | {
+      /** Never answer; the request settles once its signal aborts. */
+      kind: 'hang';
+    };
 
 /**
  * Which request a fault answers.

@@ -1,7 +1,9 @@
+import type { MockAgent } from '../agent.js';
 import type { RequestBody } from '../http/request-body.js';
 import type { ClientRegistry } from '../store/oauth-clients.js';
 import type { ProjectStore } from '../store/projects.js';
 import type { TokenStore } from '../store/tokens.js';
+import type { MockOperation } from './overrides.js';
 
 /** What an endpoint handler gets: the request already routed and read, and the service's state. */
 export interface EndpointContext {
@@ -13,6 +15,10 @@ export interface EndpointContext {
   requestId: string;
   projects: ProjectStore;
   oauth: { clients: ClientRegistry; tokens: TokenStore };
+  /** The agent that answers chat messages: the test's, or the built-in one. */
+  agent: MockAgent;
+  /** A copy of the request with its body unread, made on demand for a test's own code. */
+  readableRequest(): Request;
 }
 
 /**
@@ -38,6 +44,11 @@ export interface Endpoint {
    * authenticates the OAuth client itself, as a token endpoint does.
    */
   authentication: 'bearer' | 'oauth-client';
-  /** Synchronous on purpose: nothing can interleave between an idempotency check and its record. */
-  handle(context: EndpointContext): Response;
+  /** The SDK operation it serves, for overrides; the token endpoint is none. */
+  operation?: MockOperation;
+  /**
+   * Synchronous but for a scripted agent: a request with the same Idempotency-Key meanwhile is
+   * answered 409, as its key is claimed from arrival to answer.
+   */
+  handle(context: EndpointContext): Response | Promise<Response>;
 }

@@ -23,6 +23,33 @@ export const jsonObject: Rule<Record<string, unknown>> = {
     typeof value === 'object' && value !== null && !Array.isArray(value),
 };
 
+/** Any string, the empty one included. */
+export const string: Rule<string> = {
+  expected: 'a string',
+  test: (value): value is string => typeof value === 'string',
+};
+
+/** A JSON array, whatever its items. */
+export const array: Rule<unknown[]> = {
+  expected: 'an array',
+  test: (value): value is unknown[] => Array.isArray(value),
+};
+
+/** A project id as the service makes them: `proj_` and at least one letter, digit, `_` or `-`. */
+export const projectId: Rule<string> = {
+  expected: 'an id such as "proj_123"',
+  test: (value): value is string => typeof value === 'string' && /^proj_[\w-]+$/.test(value),
+};
+
+/** An ISO 8601 UTC timestamp such as `2026-01-31T09:30:00Z`, fractions of a second allowed. */
+export const utcTimestamp: Rule<string> = {
+  expected: 'an ISO 8601 UTC timestamp such as "2026-01-31T09:30:00Z"',
+  test: (value): value is string =>
+    typeof value === 'string' &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value) &&
+    !Number.isNaN(Date.parse(value)),
+};
+
 /**
  * The rule, or the field left out entirely (an explicit `null` is still refused).
  *
@@ -58,18 +85,45 @@ export type FieldsResult<S extends Shape> =
  * ```
  */
 export function readFields<S extends Shape>(body: RequestBody, shape: S): FieldsResult<S> {
-  const value = body.kind === 'json' ? body.value : undefined;
-  if (!jsonObject.test(value)) {
-    const got = body.kind === 'text' ? 'text that is not JSON' : describe(value);
-    return { ok: false, message: `body: expected ${jsonObject.expected}, got ${got}` };
+  if (body.kind === 'text') {
+    return {
+      ok: false,
+      message: `body: expected ${jsonObject.expected}, got text that is not JSON`,
+    };
   }
+  return checkFields(body.kind === 'json' ? body.value : undefined, shape);
+}
 
+/**
+ * Checks any value as an object by the given rules: what the mock is handed rather than sent
+ * (seeds, a scripted agent's reply, an override's body). `name` prefixes every message, such as
+ * `projects[0]` in `projects[0].agentId: expected a non-empty string, got nothing`.
+ *
+ * @example
+ * ```ts
+ * checkFields({ message: 'Hi', suggestions: 'none' }, { suggestions: array }, 'reply');
+ * // { ok: false, message: 'reply.suggestions: expected an array, got a string' }
+ * ```
+ */
+export function checkFields<S extends Shape>(
+  value: unknown,
+  shape: S,
+  name = 'body',
+): FieldsResult<S> {
+  if (!jsonObject.test(value)) {
+    return {
+      ok: false,
+      message: `${name}: expected ${jsonObject.expected}, got ${describe(value)}`,
+    };
+  }
+  // A body keeps its fields' bare names, as the service's messages always have.
+  const prefix = name === 'body' ? '' : `${name}.`;
   const issues: string[] = [];
   const fields: Record<string, unknown> = {};
-  for (const [name, rule] of Object.entries(shape)) {
-    const field = Object.hasOwn(value, name) ? value[name] : undefined;
-    if (rule.test(field)) fields[name] = field;
-    else issues.push(`${name}: expected ${rule.expected}, got ${describe(field)}`);
+  for (const [field, rule] of Object.entries(shape)) {
+    const given = Object.hasOwn(value, field) ? value[field] : undefined;
+    if (rule.test(given)) fields[field] = given;
+    else issues.push(`${prefix}${field}: expected ${rule.expected}, got ${describe(given)}`);
   }
   return issues.length === 0
     ? { ok: true, fields: fields as FieldsOf<S> }

@@ -45,6 +45,8 @@ export interface CorsPolicy {
 
 /**
  * Creates the CORS rules for a list of allowed origins, or for any origin when there is none.
+ * `onRefused` hears of each request from an origin not allowed, which a browser then blocks
+ * with no more than "Failed to fetch" for the page to read.
  *
  * @throws TypeError when an entry is not an origin such as `http://localhost:5173`.
  * @example
@@ -53,9 +55,16 @@ export interface CorsPolicy {
  * if (cors.isPreflight(request)) return cors.preflight(request, requestId);
  * ```
  */
-export function createCorsPolicy(origins?: readonly string[]): CorsPolicy {
+export function createCorsPolicy(
+  origins?: readonly string[],
+  onRefused: (origin: string) => void = () => {},
+): CorsPolicy {
   const allowed = origins ? new Set(origins.map(assertOrigin)) : undefined;
-  const isAllowed = (origin: string) => !allowed || allowed.has(origin);
+  const isAllowed = (origin: string) => {
+    if (!allowed || allowed.has(origin)) return true;
+    onRefused(origin);
+    return false;
+  };
 
   return {
     isPreflight: (request) =>

@@ -1,9 +1,21 @@
 #!/usr/bin/env node
 // `agentchat-mock`: the mock service over HTTP, for curl, browsers on other origins, and clients
 // in any language. See runMockCli for the options.
-import { runMockCli } from './cli.js';
+import { isMissingPackage } from '../../internal/missing-package.js';
 
-const outcome = await runMockCli(process.argv.slice(2), {
+// Loaded only now, so that a missing optional peer is one line of advice, not a stack trace.
+let cli: typeof import('./cli.js');
+try {
+  cli = await import('./cli.js');
+} catch (error) {
+  if (!isMissingPackage(error, 'msw')) throw error;
+  console.error(
+    'agentchat-mock: needs msw, an optional peer dependency of agentchat: npm install --save-dev msw',
+  );
+  process.exit(1);
+}
+
+const outcome = await cli.runMockCli(process.argv.slice(2), {
   out: (line) => console.log(line),
   err: (line) => console.error(line),
 });

@@ -1,8 +1,13 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { VERSION } from '../../version.js';
-import { SERVICE_DEFAULTS } from '../options.js';
+import type { MockAgent } from '../agent.js';
+import { assertKnownOptions, SERVICE_DEFAULTS } from '../options.js';
 import type { OAuthClient } from '../store/oauth-clients.js';
-import { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+import { type ProjectSeed, seedProjects } from '../store/seeds.js';
+import { type MockServer, type MockServerOptions, startHookedMockServer } from './server.js';
 
 /** Where the command writes: standard output and standard error, one line per call. */
 export interface CliOutput {
@@ -33,6 +38,9 @@ Options:
   --token-lifetime <s>      lifetime of issued access tokens in seconds (default ${SERVICE_DEFAULTS.tokenLifetimeSeconds})
   --cors-origin <origin>    an origin allowed to call from a browser; repeat for more (default: any)
   --latency <ms>            latency added to every response (default 0)
+  --seed <file.json>        projects to hold from the start: {"projects":[{"name","agentId",...}]}
+  --agent <module>          a module whose default export answers chat messages in place of the
+                            built-in agent: ({ project, message, request }) => ({ message, suggestions })
   -h, --help                show this help
   -v, --version             show the version`;
 
@@ -56,7 +64,7 @@ class UsageError extends Error {}
 export async function runMockCli(args: readonly string[], output: CliOutput): Promise<CliOutcome> {
   let options: MockServerOptions | 'help' | 'version';
   try {
-    options = readArguments(args);
+    options = await readArguments(args);
   } catch (error) {
     if (!(error instanceof UsageError || isParseArgsError(error))) throw error;
     output.err(`agentchat-mock: ${(error as Error).message} (see agentchat-mock --help)`);
@@ -71,9 +79,19 @@ export async function runMockCli(args: readonly string[], output: CliOutput): Pr
     return { kind: 'exit', code: 0 };
   }
 
+  // A browser shows its page only "Failed to fetch": say here, once per origin, what to change.
+  const refused = new Set<string>();
+  const onCorsRefusal = (origin: string) => {
+    if (refused.has(origin)) return;
+    refused.add(origin);
+    output.err(
+      `agentchat-mock: refused a request from ${origin} (CORS); allow it with --cors-origin ${origin}`,
+    );
+  };
+
   let server: MockServer;
   try {
-    server = await startMockServer(options);
+    server = await startHookedMockServer(options, { onCorsRefusal });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // The service refuses an option value (an origin, a base path) with TypeError or RangeError.
@@ -89,7 +107,9 @@ export async function runMockCli(args: readonly string[], output: CliOutput): Pr
   return { kind: 'serving', server };
 }
 
-function readArguments(args: readonly string[]): MockServerOptions | 'help' | 'version' {
+async function readArguments(
+  args: readonly string[],
+): Promise<MockServerOptions | 'help' | 'version'> {
   const { values } = parseArgs({
     args: [...args],
     strict: true,
@@ -103,6 +123,8 @@ function readArguments(args: readonly string[]): MockServerOptions | 'help' | 'v
       'token-lifetime': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
       latency: { type: 'string' },
+      seed: { type: 'string' },
+      agent: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -122,7 +144,50 @@ function readArguments(args: readonly string[]): MockServerOptions | 'help' | 'v
   }
   if (values['cors-origin'] !== undefined) options.corsOrigins = values['cors-origin'];
   if (values.latency !== undefined) options.latencyMs = wholeNumber('--latency', values.latency);
+  if (values.seed !== undefined) options.projects = await readSeed(values.seed);
+  if (values.agent !== undefined) options.agent = await loadAgent(values.agent);
   return options;
+}
+
+/** The projects of a seed file, `{ "projects": [...] }`, checked here to name the file. */
+async function readSeed(file: string): Promise<ProjectSeed[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--seed ${file}: cannot read it (${codeOf(error)})`);
+  }
+  try {
+    const seed = JSON.parse(text) as { projects?: ProjectSeed[] };
+    assertKnownOptions(seed, ['projects'], 'A seed file', 'field');
+    if (!Array.isArray(seed.projects)) throw new TypeError('expected {"projects": [...]}');
+    seedProjects(seed.projects);
+    return seed.projects;
+  } catch (error) {
+    throw new UsageError(`--seed ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** The default export of a module, run in this process as the scripted agent. */
+async function loadAgent(module: string): Promise<MockAgent> {
+  let loaded: { default?: unknown };
+  try {
+    loaded = (await import(pathToFileURL(resolve(module)).href)) as { default?: unknown };
+  } catch (error) {
+    const reason = (error as Error).message?.split('\n')[0] ?? String(error);
+    throw new UsageError(`--agent ${module}: cannot load it: ${reason}`);
+  }
+  if (typeof loaded.default !== 'function') {
+    throw new UsageError(
+      `--agent ${module}: its default export must be a function ({ project, message, request }) => reply, got ${typeof loaded.default}`,
+    );
+  }
+  return loaded.default as MockAgent;
+}
+
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : String(error);
 }
 
 /** `id:secret`, split at the first colon: a secret may hold colons, an id cannot. */
@@ -164,12 +229,19 @@ function banner(server: MockServer, options: MockServerOptions): string {
   const clients = options.oauthClients
     ? options.oauthClients.map(({ clientId }) => clientId).join(', ') || 'none'
     : 'any client id with a non-empty secret';
+  const origins = options.corsOrigins
+    ? options.corsOrigins.join(', ') || 'none'
+    : 'any (narrow with --cors-origin)';
+  const seeded = server.service.projects().map(({ id }) => id);
   // RFC 6749 section 2.3.1: the id and the secret are form-urlencoded before HTTP Basic.
   const basic = `${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`;
 
   return `agentchat mock service listening on ${baseUrl}
 API keys: ${keys}
 OAuth clients: ${clients}
+Browser origins (CORS): ${origins}
+Projects: ${seeded.length > 0 ? seeded.join(', ') : 'none yet'}
+Agent: ${options.agent ? 'scripted (--agent)' : 'built in'}
 
 Create a project:
 

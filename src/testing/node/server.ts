@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
 import { type CorsPolicy, createCorsPolicy } from '../http/cors.js';
 import { errorResponse } from '../http/service-error.js';
-import { createMockService, type MockService, type MockServiceOptions } from '../mock-service.js';
+import {
+  createHookedMockService,
+  type MockService,
+  type MockServiceOptions,
+} from '../mock-service.js';
+import { assertKnownOptions, type MockHooks, SERVICE_OPTION_NAMES } from '../options.js';
 import { randomId } from '../store/ids.js';
 import { toFetchRequest, writeResponse } from './fetch-bridge.js';
 
@@ -69,6 +74,14 @@ export interface MockServer {
 
 const DEFAULTS = { port: 0, host: '127.0.0.1', basePath: '/api' } as const;
 
+/** Every option of {@link MockServerOptions}: the service's but `baseUrl`, and where to listen. */
+const SERVER_OPTION_NAMES = [
+  ...SERVICE_OPTION_NAMES.filter((name) => name !== 'baseUrl'),
+  'port',
+  'host',
+  'basePath',
+] as const;
+
 /**
  * In a variable so that bundlers do not follow it: a browser build of `agentchat/testing` fails
  * on `node:http` (esbuild, webpack) even though only this Node-only function would load it.
@@ -80,8 +93,8 @@ const NODE_HTTP = 'node:http';
  * other languages, curl.
  *
  * @throws Error with a one-line message and the listen error's `code` (such as `EADDRINUSE` for
- * a port in use) when the port cannot be bound; RangeError for a port outside 0–65535; and the
- * errors of {@link createMockService} for invalid options.
+ * a port in use) when the port cannot be bound; TypeError for an unknown option; RangeError for
+ * a port outside 0–65535; and the errors of {@link createMockService} for invalid options.
  * @example
  * ```ts
  * import { startMockServer } from 'agentchat/testing';
@@ -90,7 +103,17 @@ const NODE_HTTP = 'node:http';
  * console.log(server.baseUrl); // http://127.0.0.1:4010/api
  * ```
  */
-export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+export function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  return startHookedMockServer(options, {});
+}
+
+/** {@link startMockServer} with the hooks `agentchat-mock` listens on. */
+export async function startHookedMockServer(
+  options: MockServerOptions,
+  hooks: MockHooks,
+): Promise<MockServer> {
+  // Before listening, so a mistyped option never leaves a port bound.
+  assertKnownOptions(options, SERVER_OPTION_NAMES, 'startMockServer');
   const {
     port = DEFAULTS.port,
     host = DEFAULTS.host,
@@ -111,8 +134,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let service: MockService;
   let cors: CorsPolicy;
   try {
-    service = createMockService({ ...serviceOptions, baseUrl: url + normalizeBasePath(basePath) });
-    cors = createCorsPolicy(serviceOptions.corsOrigins);
+    service = createHookedMockService(
+      { ...serviceOptions, baseUrl: url + normalizeBasePath(basePath) },
+      hooks,
+    );
+    cors = createCorsPolicy(serviceOptions.corsOrigins, hooks.onCorsRefusal);
   } catch (error) {
     await closeServer(server);
     throw error;

@@ -15,7 +15,7 @@ export interface StoredProject {
   name: string;
   /** The agent id the client sent. */
   agentId: string;
-  /** `active` for every project the mock creates. */
+  /** `active` for every project the mock creates; a seed may give another. */
   status: string;
   /** As the client sent it; `{}` when omitted. */
   metadata: Record<string, unknown>;
@@ -33,14 +33,17 @@ export interface NewProject {
 /** The mock's in-memory projects. */
 export interface ProjectStore {
   create(input: NewProject): StoredProject;
+  /** Stores a project as given, replacing one with its id: what an override answered to a create. */
+  put(project: StoredProject): void;
   get(id: string): StoredProject | undefined;
   /** Copies, so a test cannot change the store by editing what it read. */
   list(): StoredProject[];
-  clear(): void;
+  /** Back to the seeded projects and nothing else. */
+  reset(): void;
 }
 
 /**
- * Creates an empty project store.
+ * Creates a project store holding the seeded projects (see seeds.ts), or none.
  *
  * @example
  * ```ts
@@ -49,9 +52,15 @@ export interface ProjectStore {
  * store.get(project.id); // the same project
  * ```
  */
-export function createProjectStore(): ProjectStore {
+export function createProjectStore(seeded: readonly StoredProject[] = []): ProjectStore {
   // A Map keeps insertion order, so list() reads oldest first.
   const projects = new Map<string, StoredProject>();
+  // Copies each time, so a test's edits to one run's projects never reach the next.
+  const restoreSeed = () => {
+    projects.clear();
+    for (const project of seeded) projects.set(project.id, structuredClone(project));
+  };
+  restoreSeed();
 
   return {
     create({ name, agentId, metadata }) {
@@ -67,8 +76,11 @@ export function createProjectStore(): ProjectStore {
       projects.set(project.id, project);
       return project;
     },
+    put: (project) => {
+      projects.set(project.id, structuredClone(project));
+    },
     get: (id) => projects.get(id),
     list: () => [...projects.values()].map((project) => structuredClone(project)),
-    clear: () => projects.clear(),
+    reset: restoreSeed,
   };
 }

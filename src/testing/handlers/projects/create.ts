@@ -17,6 +17,7 @@ export const createProject: Endpoint = {
   method: 'POST',
   path: '/v1/projects',
   authentication: 'bearer',
+  operation: 'projects.create',
   handle({ body, requestId, projects }) {
     const input = readFields(body, {
       name: nonEmptyString,

@@ -16,6 +16,7 @@ export const getProject: Endpoint = {
   method: 'GET',
   path: '/v1/projects/:id',
   authentication: 'bearer',
+  operation: 'projects.get',
   handle({ params, requestId, projects }) {
     const project = projects.get(params.id ?? '');
     if (!project) return projectNotFound(params.id, requestId);

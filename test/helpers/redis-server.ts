@@ -1,0 +1,65 @@
+/**
+ * A real Redis for the token cache tests: Debian's `redis-server` (`.ci/run` installs it), started
+ * on a free loopback port with nothing written to disk, and stopped, or killed, by the test.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A running redis-server. */
+export interface RedisServer {
+  /** Such as `redis://127.0.0.1:41234`. */
+  readonly url: string;
+  /** Kills it at once (SIGKILL), as a crash or a lost host would, and waits for it to be gone. */
+  kill(): Promise<void>;
+}
+
+/** Starts redis-server and resolves once it accepts connections. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await ready(child);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    kill: () => stop(child),
+  };
+}
+
+/** Waits for the line Redis prints once it listens, or fails with what it printed instead. */
+function ready(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('Ready to accept connections')) resolve();
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+/** A port nothing listens on now: the system's pick for a listener that is closed at once. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

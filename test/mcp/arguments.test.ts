@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { AgentChatError } from '../../src/index.js';
+import { parseBinArguments } from '../../src/mcp/arguments.js';
+
+/** The message parseBinArguments refuses `argv` with; fails the test when it does not. */
+function refusal(argv: string[]): string {
+  try {
+    parseBinArguments(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AgentChatError);
+    return (error as Error).message;
+  }
+  throw new Error('expected parseBinArguments to refuse the arguments');
+}
+
+describe('agentchat-mcp arguments', () => {
+  it('serves stdio with every tool when given nothing', () => {
+    expect(parseBinArguments([])).toEqual({
+      face: 'stdio',
+      port: 8787,
+      host: '127.0.0.1',
+      allowedOrigins: [],
+      allowRemote: false,
+      scope: { readOnly: false },
+    });
+  });
+
+  it('reads the HTTP options, the allowed origins repeated', () => {
+    expect(
+      parseBinArguments([
+        '--http',
+        '--port',
+        '0',
+        '--host',
+        '::1',
+        '--allowed-origin',
+        'https://a.example',
+        '--allowed-origin=https://b.example',
+        '--allow-remote',
+      ]),
+    ).toMatchObject({
+      face: 'http',
+      port: 0,
+      host: '::1',
+      allowedOrigins: ['https://a.example', 'https://b.example'],
+      allowRemote: true,
+    });
+  });
+
+  it('reads a tool scope for either face', () => {
+    expect(parseBinArguments(['--tools', 'get_project, send_message']).scope).toEqual({
+      readOnly: false,
+      tools: ['get_project', 'send_message'],
+    });
+    expect(parseBinArguments(['--http', '--read-only']).scope).toEqual({ readOnly: true });
+  });
+
+  it('names the option meant for an unknown one', () => {
+    expect(refusal(['--readonly'])).toMatch(
+      /^Unknown option --readonly; did you mean --read-only\?/,
+    );
+    expect(refusal(['--htp'])).toMatch(/^Unknown option --htp; did you mean --http\?/);
+  });
+
+  it('refuses a port that is not one', () => {
+    expect(refusal(['--http', '--port', '80a'])).toBe(
+      '--port "80a" is not a port: give 0 to 65535 (0 picks a free one).',
+    );
+    expect(refusal(['--http', '--port', '65536'])).toMatch(/^--port "65536" is not a port/);
+  });
+
+  it('refuses HTTP options without --http', () => {
+    expect(refusal(['--port', '8080'])).toBe('--port is for the HTTP server: add --http.');
+  });
+
+  it('refuses positional arguments', () => {
+    expect(refusal(['serve'])).toMatch(/^agentchat-mcp takes options only/);
+  });
+});
