@@ -110,6 +110,8 @@ function unreadableBody(text: string): string {
  * validator, `JSON.stringify`, `util.inspect`) with a raw `RangeError`.
  */
 export function parseJson(text: string): unknown {
+  // As ky does without a parser of its own: an empty body reaches the schema as `undefined`.
+  if (text === '') return undefined;
   if (isTooDeep(text)) throw new SyntaxError('nested too deep');
   return JSON.parse(text);
 }
