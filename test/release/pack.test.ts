@@ -161,17 +161,18 @@ describe('npm pack', () => {
     for (const file of ['index.d.ts', 'index.d.cts']) {
       const types = await declarationsOf(join(copy, 'dist', file));
       expect(types).toContain('declare class Client');
-      expect(types).not.toMatch(/from ['"]zod/);
+      // An import or export statement, not a TSDoc example that shows a user's own zod schema.
+      expect(types).not.toMatch(/^(?:import|export)\b[^;]*?from ['"]zod/m);
       expect(types).not.toContain('class Transport');
     }
   });
 
-  it('stays small: under 1.7 MB unpacked, 450 KB packed', () => {
-    // Measured at about 1.4 MB unpacked and 380 KB packed: source maps with their sources inlined
+  it('stays small: under 2.3 MB unpacked, 620 KB packed', () => {
+    // Measured at about 2.0 MB unpacked and 540 KB packed: source maps with their sources inlined
     // (two thirds of it; the CJS build's carries ky, which it bundles), the builds of the client,
-    // the mock and its bin, and the guides (about 130 KB). A jump means something shipped by
-    // mistake.
-    expect(packed.unpackedSize).toBeLessThan(1700 * 1024);
-    expect(packed.size).toBeLessThan(450 * 1024);
+    // the mock with its test kit and its bin, the MCP server's stdio and HTTP faces, and the guides
+    // (about 200 KB). A jump means something shipped by mistake.
+    expect(packed.unpackedSize).toBeLessThan(2300 * 1024);
+    expect(packed.size).toBeLessThan(620 * 1024);
   });
 });
