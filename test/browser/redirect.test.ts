@@ -1,6 +1,6 @@
 /**
- * A redirect in a real browser: with `redirect: 'manual'` Chromium hands the page an
- * `opaqueredirect` response (status 0, no headers) instead of following it. The call ends with the
+ * A redirect in a real browser: with `redirect: 'manual'` every engine (Chromium, Firefox, WebKit)
+ * hands the page an `opaqueredirect` response (status 0, no headers) instead of following it. The call ends with the
  * same RedirectError as in Node, unretried, and nothing is sent to the Location.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
