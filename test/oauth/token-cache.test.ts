@@ -115,7 +115,11 @@ describe('clientCredentials({ cache })', () => {
 
     const first = create(one as Client);
     await until(() => mock.oauth.tokenRequests() === 1); // under way, held for 1 s
-    await settle(create(two as Client));
+    // With the clock still: the second process asks for itself at once, waiting on nothing. (Moving
+    // the clock first could let the first token land, and be shared, before it looked.)
+    const second = create(two as Client);
+    await until(() => mock.oauth.tokenRequests() === 2);
+    await settle(second);
     expect(mock.oauth.tokenRequests()).toBe(2);
     await settle(first);
     await create(later as Client);
