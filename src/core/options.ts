@@ -295,8 +295,10 @@ export const requestOptionsSchema = z.strictObject({
   maxResponseBytes: z.optional(maxResponseBytesSchema),
   maxRetries: z.optional(maxRetriesSchema),
   headers: z.optional(headersSchema),
+  // A refinement rather than z.regex, whose string-format check would add 0.15 KiB min+gzip to
+  // browser bundles.
   idempotencyKey: z.optional(
-    nonEmptyString.check(z.regex(headerValue, { message: headerValueMessage })),
+    nonEmptyString.check(z.refine((key) => headerValue.test(key), { message: headerValueMessage })),
   ),
   middleware: z.optional(middlewareSchema),
 });
