@@ -110,33 +110,21 @@ async function readCapped(call: Call, response: Response): Promise<string> {
   }
   if (!body) return '';
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+  // Decoded as it arrives; in streaming mode a character split across two chunks comes out whole.
+  const decoder = new TextDecoder();
+  let text = '';
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return text + decoder.decode();
     size += value.byteLength;
     if (size > limit) {
       reader.cancel().catch(() => {});
       throw tooLarge(call, response, limit);
     }
-    chunks.push(value);
+    text += decoder.decode(value, { stream: true });
   }
-  // Decoded once, whole: most bodies are one chunk, and a character split across two is whole.
-  let bytes = chunks[0] ?? new Uint8Array();
-  if (chunks.length > 1) {
-    bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-  }
-  return utf8.decode(bytes);
 }
-
-/** Stateless when not streaming, so one serves every read. */
-const utf8 = new TextDecoder();
 
 function tooLarge(call: Call, response: Response, limit: number): ResponseTooLargeError {
   call.stopped = true;

@@ -6,6 +6,7 @@
  * path, so that a request can never leave the service's origin.
  */
 import * as z from 'zod/mini';
+import { isPlainObject } from '../internal/json.js';
 import { jsonObjectSchema } from '../schemas.js';
 import type { APIPromise } from './api-promise.js';
 import type { Endpoint, HttpMethod } from './call.js';
@@ -97,6 +98,40 @@ function isQueryValue(value: unknown): boolean {
     );
 }
 
+/**
+ * Query parameters: a plain object whose values pass {@link isQueryValue}. A custom check rather
+ * than z.record, which would add its own schema to every browser bundle, since every client has
+ * `request`. It reads the object as z.record did: its own enumerable keys, a `"__proto__"` key
+ * (which JSON.parse keeps as plain data) skipped, and sent by the query builder neither.
+ */
+const querySchema = z.custom<CustomRequest['query']>().check(
+  z.superRefine((query, context) => {
+    if (!isPlainObject(query)) {
+      context.addIssue({ code: 'invalid_type', expected: 'record', input: query });
+      return;
+    }
+    for (const key of Reflect.ownKeys(query)) {
+      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(query, key)) continue;
+      const value = query[key as string];
+      if (typeof key === 'symbol') {
+        context.addIssue({
+          code: 'custom',
+          message: 'is not a valid key',
+          path: [key],
+          input: key,
+        });
+      } else if (value !== undefined && !isQueryValue(value)) {
+        context.addIssue({
+          code: 'custom',
+          message: 'expected a string, a finite number, a boolean or an array of them',
+          path: [key],
+          input: value,
+        });
+      }
+    }
+  }),
+);
+
 const customRequestSchema = z
   .strictObject({
     method: z.custom<HttpMethod>((method) => methods.includes(method), {
@@ -108,15 +143,7 @@ const customRequestSchema = z
         'none empty, "." or ".." (build it with the path tag; put a query in query)',
     }),
     body: z.optional(jsonObjectSchema),
-    query: z.optional(
-      z.record(
-        z.string(),
-        z.custom<QueryValue | readonly QueryValue[] | undefined>(
-          (value) => value === undefined || isQueryValue(value),
-          { message: 'expected a string, a finite number, a boolean or an array of them' },
-        ),
-      ),
-    ),
+    query: z.optional(querySchema),
   })
   .check(
     z.refine((request) => request.method !== 'GET' || request.body === undefined, {
@@ -161,7 +188,11 @@ export function sendCustomRequest<Schema extends StandardSchemaV1>(
         query &&
         new URLSearchParams(
           Object.entries(query).flatMap(([name, value]) =>
-            [value].flat().flatMap((item) => (item === undefined ? [] : [[name, String(item)]])),
+            [value]
+              .flat()
+              .flatMap((item) =>
+                item === undefined || name === '__proto__' ? [] : [[name, String(item)]],
+              ),
           ),
         ),
       body: (checked) => checked.body,

@@ -51,7 +51,7 @@ export function apiErrorOf(
     {
       status: response.status,
       headers: scrubHeaders(response.headers, secrets),
-      body: parseBody(scrub(text, secrets)).value,
+      body: parseBody(scrub(text, secrets)),
     },
     serverRetryAfter(response.headers),
   );
@@ -70,7 +70,7 @@ export function invalidBodyError(
   schema: StandardSchemaV1,
   schemaError: SchemaValidationError | undefined,
 ): ResponseValidationError {
-  const body = parseBody(text).value;
+  const body = parseBody(text);
   // An empty body reaches a schema as `undefined`, which only a schema for "no body" accepts.
   const issues: ValidationIssue[] =
     schemaError && text !== ''
@@ -90,7 +90,7 @@ export function invalidBodyError(
     {
       status: response.status,
       requestId: requestIdOf(response.headers, secrets),
-      body: parseBody(scrub(text, secrets)).value,
+      body: parseBody(scrub(text, secrets)),
     },
     issues,
   );
@@ -117,12 +117,10 @@ export function parseJson(text: string): unknown {
 }
 
 /** A body for an error's `.body`: JSON when it parses (and is not too deep), else the text. */
-function parseBody(text: string): { json: boolean; value: unknown } {
-  if (text === '') return { json: false, value: undefined };
-  if (isTooDeep(text)) return { json: false, value: text };
+function parseBody(text: string): unknown {
   try {
-    return { json: true, value: JSON.parse(text) };
+    return parseJson(text);
   } catch {
-    return { json: false, value: text };
+    return text;
   }
 }

@@ -43,6 +43,7 @@ export function toIssues(
   schema: z.ZodMiniType<unknown>,
 ): ValidationIssue[] {
   const path = issue.path.map(String);
+  const at = path.join('.');
   const received = valueAt(root, issue.path);
   switch (issue.code) {
     case 'unrecognized_keys': {
@@ -59,7 +60,7 @@ export function toIssues(
     case 'invalid_type':
       return [
         {
-          path: path.join('.'),
+          path: at,
           message:
             received === undefined
               ? `is required (expected ${article(issue.expected)})`
@@ -69,7 +70,7 @@ export function toIssues(
     case 'too_small':
       return [
         {
-          path: path.join('.'),
+          path: at,
           message:
             issue.origin === 'string'
               ? 'must not be empty'
@@ -77,11 +78,11 @@ export function toIssues(
         },
       ];
     case 'too_big':
-      return [{ path: path.join('.'), message: `must be at most ${issue.maximum}` }];
+      return [{ path: at, message: `must be at most ${issue.maximum}` }];
     case 'invalid_key':
-      return [{ path: path.join('.'), message: issue.issues[0]?.message ?? 'is not a valid key' }];
+      return [{ path: at, message: issue.issues[0]?.message ?? 'is not a valid key' }];
     default:
-      return [{ path: path.join('.'), message: issue.message }];
+      return [{ path: at, message: issue.message }];
   }
 }
 

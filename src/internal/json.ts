@@ -58,7 +58,7 @@ function isDenseArray(value: unknown[]): boolean {
   return keys.length === value.length && keys.every((key, index) => key === String(index));
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;

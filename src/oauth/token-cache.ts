@@ -75,8 +75,11 @@ export const tokenCacheDefaults = {
   firstPollMs: 25,
   /** The longest wait between two reads while another process holds the lease. */
   maxPollMs: 500,
-  /** How long a token without a lifetime stays in the cache, in ms. */
-  untimedTokenTtlMs: 60 * 60_000,
+  /**
+   * How long a token without a lifetime stays in the cache, in ms: an hour, written out. A product
+   * such as `60 * 60_000` is one esbuild keeps in every app's bundle, OAuth or not.
+   */
+  untimedTokenTtlMs: 3_600_000,
 } as const;
 
 /** What the cache key is made from: the token request's identity, never its secret. */

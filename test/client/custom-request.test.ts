@@ -70,6 +70,13 @@ describe('client.request', () => {
     );
   });
 
+  it('leaves a "__proto__" query key out, as it is no parameter of the caller\'s', async () => {
+    mock.enqueue({ kind: 'status', status: 200, body: [] });
+    const query = JSON.parse('{"__proto__": "polluted", "limit": 20}') as CustomRequest['query'];
+    await client().request({ method: 'GET', path: '/v1/projects', query });
+    expect(mock.requests[0]?.url).toBe('https://agentchat.test/api/v1/projects?limit=20');
+  });
+
   it.each(['PUT', 'PATCH', 'DELETE'] as const)(
     'sends %s with a body and an Idempotency-Key, and retries it under that key',
     async (method) => {
@@ -373,6 +380,13 @@ describe('client.request refuses, before sending', () => {
     ]);
     expect(await refusal({ method: 'GET', path: '/v1/things', query: 'limit=1' })).toEqual([
       { path: 'query', message: 'expected a record, received string' },
+    ]);
+    expect(await refusal({ method: 'GET', path: '/v1/things', query: ['limit'] })).toEqual([
+      { path: 'query', message: 'expected a record, received an array' },
+    ]);
+    const tag = Symbol('tag');
+    expect(await refusal({ method: 'GET', path: '/v1/things', query: { [tag]: 'a' } })).toEqual([
+      { path: 'query.Symbol(tag)', message: 'is not a valid key' },
     ]);
   });
 

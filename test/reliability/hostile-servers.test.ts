@@ -161,6 +161,29 @@ describe('a body past maxResponseBytes', () => {
     ).resolves.toMatchObject({ id: 'proj_1' });
   });
 
+  it('decodes a character split between chunks of the body whole', async () => {
+    const reply = { message: 'caf\u00e9 \u20ac \u{1f600}', suggestions: [] };
+    const bytes = new TextEncoder().encode(JSON.stringify(reply));
+    // Each cut falls inside a character: the second byte of é, of €, and the third of the emoji.
+    const cuts = [0xc3, 0xe2, 0xf0].map((lead, i) => bytes.indexOf(lead) + 1 + i);
+    const chunks = [0, ...cuts].map((start, i) => bytes.slice(start, cuts[i]));
+    // A fetch of its own, since a socket may join what a server writes apart.
+    const fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      );
+    const client = new Client({ apiKey, baseUrl: server.baseUrl, fetch });
+
+    expect(chunks).toHaveLength(4);
+    await expect(client.chat.send({ projectId: 'proj_1', message: 'Hi' })).resolves.toEqual(reply);
+  });
+
   it('caps a token response at 64 KiB, whatever the client allows', async () => {
     server.answer((_req, res) =>
       json(res, 200, { access_token: 'x'.repeat(70_000), token_type: 'Bearer' }),
