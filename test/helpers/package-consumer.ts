@@ -180,9 +180,11 @@ export function createRequestOf(server: MockServer, label: string): RecordedRequ
  * The most the SDK may add to a browser app, minified and gzipped: ky (about 8.9 KiB), zod/mini
  * (about 8) and the SDK itself, whichever bundler makes the app and however it takes the package.
  * When a change goes over it, bundle.test.ts prints where the bytes go, package by package; trim
- * those before raising the budget.
+ * those before raising the budget. It was 23 KiB until 1.3.0: `client.request`, a class method no
+ * bundler can drop, and the hostile-server limits (capped body read, redirect refusal, redaction)
+ * came to 1.35 KiB, of which trims elsewhere won back 0.96.
  */
-export const sizeBudget = 23 * 1024;
+export const sizeBudget = 23.5 * 1024;
 
 /** A browser app bundle as a bundler would make it for production, from the installed package. */
 export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {
