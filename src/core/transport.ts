@@ -144,7 +144,9 @@ export class Transport {
           : this.#config.middleware,
       },
     );
-    const kyOptions: Options = { method, timeout: call.options.timeout };
+    const kyOptions: Options = { method };
+    // The client's timeout is the instance's; ky merges every per-call option key anew per call.
+    if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
     // ky's own deadline ends an attempt (or a wait) still running when the call's time is up.
     if (call.options.totalTimeout !== undefined) kyOptions.totalTimeout = call.options.totalTimeout;
     if (body !== undefined) {
@@ -270,6 +272,7 @@ function createKy(config: TransportConfig): KyInstance {
     authorize(request, callOf(options));
   return ky.create({
     prefix: config.baseUrl,
+    timeout: config.timeout,
     // One function for every call: ky hands it the call among the options it does not know.
     fetch: (request, init) => attempt(request as Request, (init as CallOptions).call, config.fetch),
     // Never followed (see attempt.ts): a redirect to another origin would take the body, the
