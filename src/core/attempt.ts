@@ -24,57 +24,76 @@ export async function attempt(
   call: Call,
   customFetch: typeof globalThis.fetch | undefined,
 ): Promise<Response> {
-  const { middleware } = call.options;
   call.beginAttempt(request);
-  // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used,
-  // and called as a plain function: a native fetch called as a method of another object
-  // throws "Illegal invocation" in browsers.
-  const fetch = customFetch ?? globalThis.fetch;
-  // What fetch or the body read throws is the network's doing: ky sees it raw, to retry it.
-  const send = async (current: Request) => {
-    try {
-      return await fetch(current);
-    } catch (error) {
-      call.attemptError = error;
-      throw error;
-    }
-  };
-  const exchange = (async () => {
-    let response: Response;
-    try {
-      response =
-        middleware.length === 0
-          ? await send(request)
-          : await runMiddleware(middleware, request, middlewareContext(call, request), send);
-    } catch (error) {
-      if (error === call.attemptError) throw error;
-      throw middlewareFailure(call, error);
-    }
-    // A middleware that read the body itself leaves nothing to read: its mistake, not the
-    // network's, so it must not pass for a dropped connection and be retried.
-    if (middleware.length > 0 && response.bodyUsed) {
-      throw middlewareFailure(
-        call,
-        new TypeError('a middleware read the response body; read a clone instead'),
-      );
-    }
-    refuseRedirect(call, response);
-    try {
-      return { response, text: await readCapped(call, response) };
-    } catch (error) {
-      if (error instanceof ResponseTooLargeError) throw error;
-      call.attemptError = error;
-      throw error;
-    }
-  })();
+  // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used.
+  const exchanged = exchange(call, request, customFetch ?? globalThis.fetch);
   // The platform's fetch honours the request's signal (the caller's abort and ky's timeout).
   // A custom one may not: with one, the attempt also ends the moment the signal fires.
-  if (customFetch) exchange.catch(() => {}); // the race below may settle first
-  const { response, text } = await (customFetch
-    ? Promise.race([exchange, abortion(request.signal)])
-    : exchange);
-  call.response = { response: withBodyRead(response, text), text };
-  return response;
+  if (customFetch) exchanged.catch(() => {}); // the race below may settle first
+  const read = await (customFetch
+    ? Promise.race([exchanged, abortion(request.signal)])
+    : exchanged);
+  withBodyRead(read.response, read.text);
+  call.response = read;
+  return read.response;
+}
+
+/**
+ * Sends the request through the middleware and reads the answer's body. Functions of their own
+ * rather than closures, so that an attempt without middleware makes none.
+ */
+async function exchange(
+  call: Call,
+  request: Request,
+  fetch: typeof globalThis.fetch,
+): Promise<{ readonly response: Response; readonly text: string }> {
+  const { middleware } = call.options;
+  let response: Response;
+  try {
+    response =
+      middleware.length === 0
+        ? await send(call, fetch, request)
+        : await runMiddleware(middleware, request, middlewareContext(call, request), (current) =>
+            send(call, fetch, current),
+          );
+  } catch (error) {
+    if (error === call.attemptError) throw error;
+    throw middlewareFailure(call, error);
+  }
+  // A middleware that read the body itself leaves nothing to read: its mistake, not the
+  // network's, so it must not pass for a dropped connection and be retried.
+  if (middleware.length > 0 && response.bodyUsed) {
+    throw middlewareFailure(
+      call,
+      new TypeError('a middleware read the response body; read a clone instead'),
+    );
+  }
+  refuseRedirect(call, response);
+  try {
+    return { response, text: await readCapped(call, response) };
+  } catch (error) {
+    if (error instanceof ResponseTooLargeError) throw error;
+    call.attemptError = error;
+    throw error;
+  }
+}
+
+/**
+ * Calls `fetch` as a plain function (a native fetch called as a method of another object throws
+ * "Illegal invocation" in browsers). What it throws is the network's doing: ky sees it raw, to
+ * retry it.
+ */
+async function send(
+  call: Call,
+  fetch: typeof globalThis.fetch,
+  request: Request,
+): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    call.attemptError = error;
+    throw error;
+  }
 }
 
 /**

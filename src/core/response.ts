@@ -27,16 +27,26 @@ import { toIssues } from './validation.js';
  * the cost of a second body stream and a second read on every call (docs/performance.md).
  */
 export function withBodyRead(response: Response, text: string): Response {
-  Object.defineProperties(response, {
-    text: { value: () => Promise.resolve(text), configurable: true },
-    // Writable, for ky to put its `parseJson` (this module's) in its place.
-    json: {
-      value: () => Promise.resolve(text).then(parseJson),
-      configurable: true,
-      writable: true,
-    },
-  });
+  // Plain assignments of shared functions: no closures and no property descriptors per response.
+  // Own properties over the prototype's methods, writable, for ky to put its `parseJson` (this
+  // module's) in place of `json`.
+  const read = response as ReadResponse;
+  read[BODY] = text;
+  read.text = readText;
+  read.json = readJson;
   return response;
+}
+
+/** Where a read response keeps its body's text. */
+const BODY = Symbol('body');
+type ReadResponse = Response & { [BODY]: string };
+
+function readText(this: ReadResponse): Promise<string> {
+  return Promise.resolve(this[BODY]);
+}
+
+function readJson(this: ReadResponse): Promise<unknown> {
+  return Promise.resolve(this[BODY]).then(parseJson);
 }
 
 /** The error a non-2xx response stands for, its body and headers cleared of the secrets. */

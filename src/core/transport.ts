@@ -144,7 +144,9 @@ export class Transport {
           : this.#config.middleware,
       },
     );
-    const kyOptions: Options = { method, timeout: call.options.timeout };
+    const kyOptions: Options = { method };
+    // The client's timeout is the instance's; ky merges every per-call option key anew per call.
+    if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
     // ky's own deadline ends an attempt (or a wait) still running when the call's time is up.
     if (call.options.totalTimeout !== undefined) kyOptions.totalTimeout = call.options.totalTimeout;
     if (body !== undefined) {
@@ -183,9 +185,9 @@ export class Transport {
     retries: number,
   ): Promise<WithResponse<Output>> {
     const log = this.#config.log;
-    const options: Options = {
+    const options: CallOptions = {
       ...kyOptions,
-      context: { call },
+      call,
       retry: retryOptions(retries, (error, retry) => {
         // An attempt that ended the call on purpose (a middleware's error, a redirect, a body
         // past the limit) stands; anything else, the policy judges, the call's deadline included.
@@ -199,7 +201,6 @@ export class Transport {
         }
         return wait;
       }),
-      fetch: (request) => attempt(request as Request, call, this.#config.fetch),
     };
     const data = (await this.#ky(call.site.path, options).json(call.endpoint.output)) as Output;
     // The attempt that succeeded left its response here, its body read.
@@ -271,6 +272,9 @@ function createKy(config: TransportConfig): KyInstance {
     authorize(request, callOf(options));
   return ky.create({
     prefix: config.baseUrl,
+    timeout: config.timeout,
+    // One function for every call: ky hands it the call among the options it does not know.
+    fetch: (request, init) => attempt(request as Request, (init as CallOptions).call, config.fetch),
     // Never followed (see attempt.ts): a redirect to another origin would take the body, the
     // headers and the Idempotency-Key with it.
     redirect: 'manual',
@@ -306,9 +310,16 @@ function stamp(request: Request, call: Call, authorization: Authorization): void
   }
 }
 
-/** The call a ky hook runs for: the transport passes it in ky's per-request `context`. */
-function callOf(options: { context: Record<string, unknown> }): Call {
-  return options.context.call as Call;
+/**
+ * ky's options for one call, the call among them: an option ky does not know, it keeps on the
+ * options its hooks see and hands to `fetch`, so that the instance's hooks and `fetch` serve every
+ * call without a closure or a `context` object made per call.
+ */
+type CallOptions = Options & { readonly call: Call };
+
+/** The call a ky hook runs for. */
+function callOf(options: object): Call {
+  return (options as CallOptions).call;
 }
 
 function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
