@@ -182,9 +182,10 @@ export function createRequestOf(server: MockServer, label: string): RecordedRequ
  * When a change goes over it, bundle.test.ts prints where the bytes go, package by package; trim
  * those before raising the budget. It was 23 KiB until 1.3.0: `client.request`, a class method no
  * bundler can drop, and the hostile-server limits (capped body read, redirect refusal, redaction)
- * came to 1.35 KiB, of which trims elsewhere won back 0.96.
+ * came to 1.35 KiB, of which trims elsewhere won back 0.96 (the size app is 23.4 KiB; the bundlers'
+ * page, which does a little more, 23.5 KiB with esbuild).
  */
-export const sizeBudget = 23.5 * 1024;
+export const sizeBudget = 24 * 1024;
 
 /** A browser app bundle as a bundler would make it for production, from the installed package. */
 export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {
