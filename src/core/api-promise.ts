@@ -1,3 +1,6 @@
+import { type Call, responseOf } from './call.js';
+import { requestIdOf } from './redaction.js';
+
 /**
  * A successful call's parsed body together with the raw response it came from.
  *
@@ -43,12 +46,26 @@ export interface APIPromise<T> extends Promise<T> {
   withResponse(): Promise<WithResponse<T>>;
 }
 
-/** Wraps a call's outcome so it can be awaited for the data or read whole with `withResponse()`. */
-export function apiPromise<T>(outcome: Promise<WithResponse<T>>): APIPromise<T> {
-  const data = outcome.then((result) => result.data) as APIPromise<T>;
+/**
+ * Wraps a call, which resolves once it has succeeded, so it can be awaited for the data or read
+ * whole with `withResponse()`; the latter is built only when asked for.
+ */
+export function apiPromise<T>(call: Promise<Call>): APIPromise<T> {
+  const data = call.then(dataOf) as APIPromise<T>;
   // A caller who only uses withResponse() never awaits `data`; its rejection must not surface as
   // an unhandled rejection (awaiting it still rejects as usual).
-  data.catch(() => {});
-  data.withResponse = () => outcome;
+  data.catch(ignore);
+  data.withResponse = () => call.then(withResponseOf) as Promise<WithResponse<T>>;
   return data;
 }
+
+function dataOf(call: Call): unknown {
+  return call.data;
+}
+
+function withResponseOf(call: Call): WithResponse<unknown> {
+  const response = responseOf(call);
+  return { data: call.data, response, requestId: requestIdOf(response.headers, call.secrets) };
+}
+
+function ignore(): void {}

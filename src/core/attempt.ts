@@ -19,45 +19,46 @@ import { withBodyRead } from './response.js';
  * Runs one attempt of `call` and returns its response, its body already read (see
  * `withBodyRead`). `customFetch` is the client's `fetch` option, when it has one.
  */
-export async function attempt(
+export function attempt(
   request: Request,
   call: Call,
   customFetch: typeof globalThis.fetch | undefined,
 ): Promise<Response> {
   call.beginAttempt(request);
   // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used.
-  const exchanged = exchange(call, request, customFetch ?? globalThis.fetch);
+  if (!customFetch) return exchange(call, request, globalThis.fetch);
   // The platform's fetch honours the request's signal (the caller's abort and ky's timeout).
   // A custom one may not: with one, the attempt also ends the moment the signal fires.
-  if (customFetch) exchanged.catch(() => {}); // the race below may settle first
-  const read = await (customFetch
-    ? Promise.race([exchanged, abortion(request.signal)])
-    : exchanged);
-  withBodyRead(read.response, read.text);
-  call.response = read;
-  return read.response;
+  const exchanged = exchange(call, request, customFetch);
+  exchanged.catch(() => {}); // the race below may settle first
+  return Promise.race([exchanged, abortion(request.signal)]);
 }
 
 /**
- * Sends the request through the middleware and reads the answer's body. Functions of their own
- * rather than closures, so that an attempt without middleware makes none.
+ * Sends the request through the middleware, refuses a redirect, and reads the answer's body. One
+ * function, with the body read inline, because each async function an attempt goes through costs
+ * it a promise and a suspended frame; a middleware's chain is the one place that takes closures.
  */
 async function exchange(
   call: Call,
   request: Request,
   fetch: typeof globalThis.fetch,
-): Promise<{ readonly response: Response; readonly text: string }> {
+): Promise<Response> {
   const { middleware } = call.options;
   let response: Response;
   try {
     response =
       middleware.length === 0
-        ? await send(call, fetch, request)
+        ? await fetch(request)
         : await runMiddleware(middleware, request, middlewareContext(call, request), (current) =>
             send(call, fetch, current),
           );
   } catch (error) {
-    if (error === call.attemptError) throw error;
+    // Without middleware, whatever failed was the fetch; with it, the network's failure is the
+    // one `send` recorded, passed on.
+    if (middleware.length === 0 || error === call.attemptError) {
+      throw new AttemptFailure(call, error);
+    }
     throw middlewareFailure(call, error);
   }
   // A middleware that read the body itself leaves nothing to read: its mistake, not the
@@ -69,19 +70,65 @@ async function exchange(
     );
   }
   refuseRedirect(call, response);
-  try {
-    return { response, text: await readCapped(call, response) };
-  } catch (error) {
-    if (error instanceof ResponseTooLargeError) throw error;
-    call.attemptError = error;
-    throw error;
+
+  // The body as text, read as a stream and counted after content decoding (fetch decodes gzip and
+  // deflate itself), so that memory stays bounded by the limit, not by what the server sends.
+  // Past the limit the stream is cancelled, and the call ends. A `Content-Length` already over the
+  // limit ends it before reading, unless the body is encoded and the length is the encoded one's.
+  const limit = Math.min(call.options.maxResponseBytes, call.endpoint.maxResponseBytes ?? Infinity);
+  const declared = response.headers.get('content-length');
+  const body = response.body;
+  if (declared !== null && Number(declared) > limit && !response.headers.has('content-encoding')) {
+    body?.cancel().catch(() => {});
+    throw tooLarge(call, response, limit);
+  }
+  let text = '';
+  if (body) {
+    const reader = body.getReader();
+    // Decoded as it arrives; in streaming mode a character split across two chunks comes out whole.
+    const decoder = new TextDecoder();
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > limit) {
+          reader.cancel().catch(() => {});
+          throw tooLarge(call, response, limit);
+        }
+        text += decoder.decode(value, { stream: true });
+      }
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
+      // The connection dropped while the body was read: the network's doing, retried.
+      throw new AttemptFailure(call, error);
+    }
+    text += decoder.decode();
+  }
+  withBodyRead(response, text);
+  call.response = { response, text };
+  return response;
+}
+
+/**
+ * An attempt that failed on the network's side: `fetch` threw, or the connection dropped while the
+ * body was read. It carries the call to ky's retry decision, which then reads the failure as an
+ * `APIConnectionError`; it never reaches the caller.
+ */
+export class AttemptFailure extends Error {
+  constructor(
+    readonly call: Call,
+    override readonly cause: unknown,
+  ) {
+    super('the attempt failed');
   }
 }
 
 /**
  * Calls `fetch` as a plain function (a native fetch called as a method of another object throws
- * "Illegal invocation" in browsers). What it throws is the network's doing: ky sees it raw, to
- * retry it.
+ * "Illegal invocation" in browsers). What it throws is the network's doing, recorded as such: a
+ * middleware sees it as it is, the retry decision as an {@link AttemptFailure}.
  */
 async function send(
   call: Call,
@@ -111,38 +158,6 @@ function refuseRedirect(call: Call, response: Response): void {
     headers: scrubHeaders(response.headers, call.secrets),
     body: undefined,
   });
-}
-
-/**
- * The body as text, read as a stream and counted after content decoding (fetch decodes gzip and
- * deflate itself), so that memory stays bounded by the limit, not by what the server sends. Past
- * the limit the stream is cancelled, and the call ends. A `Content-Length` already over the limit
- * ends it before reading, unless the body is encoded and the length is the encoded one's.
- */
-async function readCapped(call: Call, response: Response): Promise<string> {
-  const limit = Math.min(call.options.maxResponseBytes, call.endpoint.maxResponseBytes ?? Infinity);
-  const declared = response.headers.get('content-length');
-  const body = response.body;
-  if (declared !== null && Number(declared) > limit && !response.headers.has('content-encoding')) {
-    body?.cancel().catch(() => {});
-    throw tooLarge(call, response, limit);
-  }
-  if (!body) return '';
-  const reader = body.getReader();
-  // Decoded as it arrives; in streaming mode a character split across two chunks comes out whole.
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > limit) {
-      reader.cancel().catch(() => {});
-      throw tooLarge(call, response, limit);
-    }
-    text += decoder.decode(value, { stream: true });
-  }
 }
 
 function tooLarge(call: Call, response: Response, limit: number): ResponseTooLargeError {

@@ -71,7 +71,12 @@ export class Call {
   request: Request | undefined;
   /** The latest response, its body already read into `text`. */
   response: { readonly response: Response; readonly text: string } | undefined;
-  /** What the latest attempt's `fetch` threw, so that it reads as a connection failure. */
+  /** The answer's validated body, once the call has succeeded. */
+  data: unknown;
+  /**
+   * What the latest attempt's `fetch` threw, so that the attempt can tell it from a middleware's
+   * own failure when a middleware passes it on.
+   */
   attemptError: unknown;
   /** The latest attempt's Authorization. */
   authorization: Authorization | undefined;
@@ -121,6 +126,7 @@ export class Call {
 
   /** Records the start of an attempt and forgets what the one before it got. */
   beginAttempt(request: Request): void {
+    sending.set(request, this);
     this.attempts++;
     this.attemptStarted = Date.now();
     this.request = request;
@@ -129,4 +135,20 @@ export class Call {
     // A custom fetch may throw the same error object on every attempt; each is a failure of its own.
     this.failure = undefined;
   }
+}
+
+/** The call each attempt's request was sent for; weak, so that it keeps neither alive. */
+const sending = new WeakMap<Request, Call>();
+
+/**
+ * The call an attempt's request was sent for: ky's timeout of an attempt names only the request,
+ * and its retry decision must find the call.
+ */
+export function callSending(request: Request): Call | undefined {
+  return sending.get(request);
+}
+
+/** The response a call that succeeded ended with, its body read. */
+export function responseOf(call: Call): Response {
+  return (call.response as { readonly response: Response }).response;
 }

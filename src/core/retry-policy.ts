@@ -1,8 +1,7 @@
 /**
  * The retry policy, whole: which failures are retried and how long to wait before each retry.
- * Its numbers live in `retryDefaults`. ky runs the retries (the limit, the abortable waits, the
- * re-sent request); this module tells it, through `retry.shouldRetry` and `retry.delay`, what the
- * contract decides: POSTs retry under one Idempotency-Key, `retry-after-ms` beats `Retry-After`,
+ * Its numbers live in `retryDefaults`. ky runs the retries (the limit, the re-sent request); this
+ * module tells it, through `retry.shouldRetry`, what the contract decides, and waits: POSTs retry under one Idempotency-Key, `retry-after-ms` beats `Retry-After`,
  * a server wait above 60 s fails at once, and `x-should-retry` overrides the status.
  */
 import type { RetryOptions } from 'ky';
@@ -98,29 +97,48 @@ export function serverRetryAfter(headers: Headers, now: number = Date.now()): nu
 }
 
 /**
- * ky's `retry` options for one call. `nextWait(error, retry)` judges each failure (with
- * `retryDelay`, from the SDK error it stands for) and gives the wait before retry `retry`
- * (0-based), or `undefined` to stop; ky then calls `delay` for that wait. Both are made per call,
- * since the wait is the call's own. The jitter is already in the wait, and `backoffLimit` stays
- * off: the cap sits inside `retryDelay`, before the jitter, so the jitter survives at the cap.
+ * ky's `retry` options, made once per client: `limit` retries at most, every method a call can send
+ * (all but GET carry an Idempotency-Key, so all are safe to retry), and each failure judged by
+ * `judge(error, retry)` (`retry` 0-based), which answers `false` to stop, or waits as long as the
+ * policy says and then answers `true`. The wait happens inside the judgement because ky's `delay`
+ * learns only the attempt count, and the wait is the failure's own (a server's `retry-after-ms`,
+ * the call's deadline): so `delay` is 0, and nothing of the policy is made per call.
  */
 export function retryOptions(
-  maxRetries: number,
-  nextWait: (error: unknown, retry: number) => number | undefined,
+  limit: number,
+  judge: (error: Error, retry: number) => boolean | Promise<boolean>,
 ): RetryOptions {
-  let wait = 0;
   return {
-    limit: maxRetries,
-    // Every method a call can send; all but GET are safe to retry under their Idempotency-Key.
+    limit,
     methods: ['get', 'post', 'put', 'patch', 'delete'],
     retryOnTimeout: true,
-    backoffLimit: Number.POSITIVE_INFINITY,
-    shouldRetry: ({ error, retryCount }) => {
-      const next = nextWait(error, retryCount - 1);
-      if (next === undefined) return false;
-      wait = next;
-      return true;
-    },
-    delay: () => wait,
+    shouldRetry: ({ error, retryCount }) => judge(error, retryCount - 1),
+    delay: () => 0,
   };
+}
+
+/**
+ * Resolves after `ms`, or rejects with the signal's reason the moment it aborts, its timer cleared:
+ * the wait before a retry, which the caller's abort ends at once. No wait takes no timer.
+ */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    if (ms <= 0) {
+      resolve();
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -3,7 +3,8 @@
  * raw `TypeError` or `SyntaxError` gets past it, and none is kept as a `cause`: ky's errors hold
  * the `Request`, Authorization header included, and `util.inspect` would print it.
  */
-import { isHTTPError, isKyError, isNetworkError, isTimeoutError, SchemaValidationError } from 'ky';
+import { isHTTPError, isKyError, isTimeoutError, SchemaValidationError } from 'ky';
+import { AttemptFailure } from './attempt.js';
 import type { Call } from './call.js';
 import {
   AgentChatError,
@@ -40,13 +41,10 @@ function map(error: unknown, call: Call): AgentChatError {
     if (Date.now() >= call.deadline) return outOfTime(call);
     return new APITimeoutError(site, call.options.timeout, call.attempts);
   }
-  // ky's NetworkError wraps the platform's own: "fetch failed", or "terminated" when the
-  // connection dropped while the body was read.
-  if (isNetworkError(error)) return new APIConnectionError(site, error.cause, call.attempts);
-  // Anything else the attempt's fetch threw (a custom fetch's own error) is a failed connection too.
-  if (error === call.attemptError && error !== undefined) {
-    return new APIConnectionError(site, error, call.attempts);
-  }
+  // What the attempt's fetch threw: the platform's own "fetch failed", "terminated" when the
+  // connection dropped while the body was read, or a custom fetch's own error.
+  if (error instanceof AttemptFailure)
+    return new APIConnectionError(site, error.cause, call.attempts);
   // A 2xx body that breaks the schema, or is not JSON at all (JSON.parse's raw SyntaxError).
   if ((error instanceof SchemaValidationError || error instanceof SyntaxError) && answered) {
     const { response, text } = answered;

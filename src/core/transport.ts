@@ -12,15 +12,16 @@ import ky, {
   type BeforeRequestHook,
   type BeforeRetryHook,
   isHTTPError,
+  isTimeoutError,
   type KyInstance,
   type Options,
 } from 'ky';
 import type * as z from 'zod/mini';
-import type { APIPromise, WithResponse } from './api-promise.js';
+import type { APIPromise } from './api-promise.js';
 import { apiPromise } from './api-promise.js';
-import { attempt } from './attempt.js';
+import { AttemptFailure, attempt } from './attempt.js';
 import { logAttempt } from './attempt-log.js';
-import { Call, type Endpoint } from './call.js';
+import { Call, callSending, type Endpoint, responseOf } from './call.js';
 import { type Authorization, bearerCredential, type Credential } from './credential.js';
 import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
@@ -30,9 +31,8 @@ import {
   type RequestOptions,
   requestOptionsSchema,
 } from './options.js';
-import { requestIdOf } from './redaction.js';
 import { parseJson } from './response.js';
-import { retryDelay, retryOptions } from './retry-policy.js';
+import { retryDelay, retryOptions, sleep } from './retry-policy.js';
 import { outOfTime, toAgentChatError } from './to-agentchat-error.js';
 import { fieldsAt, validate } from './validation.js';
 
@@ -89,14 +89,58 @@ export class Transport {
     params: unknown,
     options?: RequestOptions,
   ): APIPromise<Output> {
-    return apiPromise(this.#send(endpoint, params, options));
+    return apiPromise<Output>(this.#send(endpoint, params, options));
   }
 
+  /**
+   * Runs a call and resolves to it, its data and response in place. One async function for the
+   * whole call, since each costs a promise and a suspended frame per call.
+   */
   async #send<Input, Output>(
     endpoint: Endpoint<Input, Output>,
     params: unknown,
+    options: RequestOptions | undefined,
+  ): Promise<Call> {
+    const kyOptions = this.#prepare(endpoint, params, options);
+    const { call } = kyOptions;
+    const log = this.#config.log;
+    try {
+      call.data = await this.#dispatch(kyOptions);
+    } catch (error) {
+      if (!this.#shouldReplay(call, error)) throw this.#fail(call, error);
+      // The service refused a token a function handed out: ask it once more, telling it which
+      // token was refused, and replay the call. The replay is not one of the call's retries.
+      if (log)
+        logAttempt(log, 'debug', call, { kind: 'error', error: toAgentChatError(error, call) });
+      call.replayed = true;
+      call.rejectedToken = call.authorization?.token;
+      kyOptions.retry = { limit: call.options.maxRetries - (call.attempts - 1) };
+      try {
+        call.data = await this.#dispatch(kyOptions);
+      } catch (replayError) {
+        throw this.#fail(call, replayError);
+      }
+    }
+    // The attempt that succeeded left its response on the call, its body read.
+    if (log) logAttempt(log, 'debug', call, { kind: 'response', response: responseOf(call) });
+    return call;
+  }
+
+  /** Sends a call through ky, and reads and validates its answer. */
+  #dispatch(kyOptions: CallOptions): Promise<unknown> {
+    const { call } = kyOptions;
+    return this.#ky(call.site.path, kyOptions).json(call.endpoint.output);
+  }
+
+  /**
+   * Checks a call's params and options and makes its state and ky options; bad input throws a
+   * `RequestValidationError` before anything is sent.
+   */
+  #prepare<Input, Output>(
+    endpoint: Endpoint<Input, Output>,
+    params: unknown,
     rawOptions: RequestOptions | undefined,
-  ): Promise<WithResponse<Output>> {
+  ): CallOptions {
     const input = validate(endpoint.input, params);
     if (!input.ok) throw new RequestValidationError(`${endpoint.name} params`, input.issues);
     // Most calls pass no options; parsing an empty object against the strict schema would cost
@@ -144,9 +188,13 @@ export class Transport {
           : this.#config.middleware,
       },
     );
-    const kyOptions: Options = { method };
-    // The client's timeout is the instance's; ky merges every per-call option key anew per call.
+    const kyOptions: CallOptions = { method, call };
+    // The client's timeout and retry limit are the instance's; ky merges every per-call option
+    // key anew per call, so only what differs from the client's is passed.
     if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
+    if (call.options.maxRetries !== this.#config.maxRetries) {
+      kyOptions.retry = { limit: call.options.maxRetries };
+    }
     // ky's own deadline ends an attempt (or a wait) still running when the call's time is up.
     if (call.options.totalTimeout !== undefined) kyOptions.totalTimeout = call.options.totalTimeout;
     if (body !== undefined) {
@@ -158,55 +206,7 @@ export class Transport {
     const headers = this.#callHeaders(options.headers, body !== undefined && !form);
     if (headers) kyOptions.headers = headers;
     if (call.options.signal) kyOptions.signal = call.options.signal;
-
-    const log = this.#config.log;
-    try {
-      return await this.#run(call, kyOptions, call.options.maxRetries);
-    } catch (error) {
-      if (!this.#shouldReplay(call, error)) throw this.#fail(call, error);
-      // The service refused a token a function handed out: ask it once more, telling it which
-      // token was refused, and replay the call. The replay is not one of the call's retries.
-      if (log)
-        logAttempt(log, 'debug', call, { kind: 'error', error: toAgentChatError(error, call) });
-      call.replayed = true;
-      call.rejectedToken = call.authorization?.token;
-      try {
-        return await this.#run(call, kyOptions, call.options.maxRetries - (call.attempts - 1));
-      } catch (replayError) {
-        throw this.#fail(call, replayError);
-      }
-    }
-  }
-
-  /** Sends a call through ky, with `retries` retries left, and reads its answer. */
-  async #run<Output>(
-    call: Call,
-    kyOptions: Options,
-    retries: number,
-  ): Promise<WithResponse<Output>> {
-    const log = this.#config.log;
-    const options: CallOptions = {
-      ...kyOptions,
-      call,
-      retry: retryOptions(retries, (error, retry) => {
-        // An attempt that ended the call on purpose (a middleware's error, a redirect, a body
-        // past the limit) stands; anything else, the policy judges, the call's deadline included.
-        if (call.stopped) return undefined;
-        const failure = toAgentChatError(error, call);
-        const wait = retryDelay(failure, retry, Math.random, call.deadline);
-        // Thrown from ky's retry decision, it ends the call as it is.
-        if (wait === 'out-of-time') throw outOfTime(call);
-        if (log && wait !== undefined) {
-          logAttempt(log, 'debug', call, { kind: 'error', error: failure }, wait);
-        }
-        return wait;
-      }),
-    };
-    const data = (await this.#ky(call.site.path, options).json(call.endpoint.output)) as Output;
-    // The attempt that succeeded left its response here, its body read.
-    const response = call.response?.response as Response;
-    if (log) logAttempt(log, 'debug', call, { kind: 'response', response });
-    return { data, response, requestId: requestIdOf(response.headers, call.secrets) };
+    return kyOptions;
   }
 
   /**
@@ -279,12 +279,50 @@ function createKy(config: TransportConfig): KyInstance {
     // headers and the Idempotency-Key with it.
     redirect: 'manual',
     parseJson,
+    retry: retryOptions(config.maxRetries, (error, retry) =>
+      judgeFailure(error, retry, config.log),
+    ),
     headers: { ...defaults, ...lowerCased(config.headers) },
     hooks: {
       beforeRequest: [stampCall],
       beforeRetry: 'renew' in config.credential ? [reauthorize] : [],
     },
   });
+}
+
+/**
+ * ky's retry decision, the same function for every call: finds the call a failed attempt belongs
+ * to, reads the failure as the SDK error it stands for, and asks the policy; when it says to
+ * retry, waits as long as it says (the caller's abort ends the wait) and answers `true`.
+ */
+function judgeFailure(
+  error: Error,
+  retry: number,
+  log: Log | undefined,
+): boolean | Promise<boolean> {
+  const call = failedCall(error);
+  // An attempt that ended the call on purpose (a middleware's error, a redirect, a body past the
+  // limit) stands, and so does anything not from an attempt (ky's own end of the call's time).
+  if (!call || call.stopped) return false;
+  const failure = toAgentChatError(error, call);
+  const wait = retryDelay(failure, retry, Math.random, call.deadline);
+  // Thrown from ky's retry decision, it ends the call as it is.
+  if (wait === 'out-of-time') throw outOfTime(call);
+  if (wait === undefined) return false;
+  if (log) logAttempt(log, 'debug', call, { kind: 'error', error: failure }, wait);
+  return sleep(wait, call.options.signal).then(() => true);
+}
+
+/**
+ * The call a failure ky hands to the retry decision belongs to: a non-2xx answer carries the call
+ * among its options, an attempt's own failure carries it, and ky's timeout of an attempt names
+ * the request the attempt sent.
+ */
+function failedCall(error: Error): Call | undefined {
+  if (error instanceof AttemptFailure) return error.call;
+  if (isHTTPError(error)) return callOf(error.options);
+  if (isTimeoutError(error)) return callSending(error.request);
+  return undefined;
 }
 
 /**
