@@ -4,6 +4,7 @@
  * attempt's deadline. Here the client refuses what a hostile server could do with an answer: a
  * redirect is never followed, and a body is read as a stream, counted, and cut off past the limit.
  */
+import { isTooDeep } from '../internal/json.js';
 import type { Call } from './call.js';
 import {
   AgentChatError,
@@ -13,7 +14,7 @@ import {
 } from './errors/index.js';
 import { type MiddlewareContext, runMiddleware } from './middleware.js';
 import { requestIdOf, scrubHeaders } from './redaction.js';
-import { withBodyRead } from './response.js';
+import { invalidBodyError, withBodyRead } from './response.js';
 
 /**
  * Runs one attempt of `call` and returns its response, its body already read (see
@@ -105,6 +106,19 @@ async function exchange(
       throw new AttemptFailure(call, error);
     }
     text += decoder.decode();
+  }
+  // ky parses a 2xx body with `JSON.parse`; one nested too deep for whatever walks it next is
+  // refused first, as a body that is not JSON.
+  if (response.ok && isTooDeep(text)) {
+    call.stopped = true;
+    throw invalidBodyError(
+      call.site,
+      response,
+      text,
+      call.secrets,
+      call.endpoint.output,
+      undefined,
+    );
   }
   withBodyRead(response, text);
   call.response = { response, text };

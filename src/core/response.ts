@@ -28,8 +28,6 @@ import { toIssues } from './validation.js';
  */
 export function withBodyRead(response: Response, text: string): Response {
   // Plain assignments of shared functions: no closures and no property descriptors per response.
-  // Own properties over the prototype's methods, writable, for ky to put its `parseJson` (this
-  // module's) in place of `json`.
   const read = response as ReadResponse;
   read[BODY] = text;
   read.text = readText;
@@ -115,11 +113,12 @@ function unreadableBody(text: string): string {
 }
 
 /**
- * Reads a 2xx body as JSON, for ky. JSON nested deeper than any real answer is refused as if it
- * were not JSON at all: parsed, it would overflow the stack of whatever walks it next (a
- * validator, `JSON.stringify`, `util.inspect`) with a raw `RangeError`.
+ * Reads a body as JSON. JSON nested deeper than any real answer is refused as if it were not JSON
+ * at all: parsed, it would overflow the stack of whatever walks it next (a validator,
+ * `JSON.stringify`, `util.inspect`) with a raw `RangeError`. ky reads a 2xx body with its own
+ * `JSON.parse`, after the attempt has refused one nested too deep.
  */
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   // As ky does without a parser of its own: an empty body reaches the schema as `undefined`.
   if (text === '') return undefined;
   if (isTooDeep(text)) throw new SyntaxError('nested too deep');

@@ -31,7 +31,6 @@ import {
   type RequestOptions,
   requestOptionsSchema,
 } from './options.js';
-import { parseJson } from './response.js';
 import { retryDelay, retryOptions, sleep } from './retry-policy.js';
 import { outOfTime, toAgentChatError } from './to-agentchat-error.js';
 import { fieldsAt, validate } from './validation.js';
@@ -126,10 +125,13 @@ export class Transport {
     return call;
   }
 
-  /** Sends a call through ky, and reads and validates its answer. */
+  /**
+   * Sends a call through ky, and reads and validates its answer. The URL is joined here rather
+   * than by ky's `prefix`: every option the instance holds, ky merges anew on every call.
+   */
   #dispatch(kyOptions: CallOptions): Promise<unknown> {
     const { call } = kyOptions;
-    return this.#ky(call.site.path, kyOptions).json(call.endpoint.output);
+    return this.#ky(this.#config.baseUrl + call.site.path, kyOptions).json(call.endpoint.output);
   }
 
   /**
@@ -271,21 +273,19 @@ function createKy(config: TransportConfig): KyInstance {
   const reauthorize: BeforeRetryHook = ({ request, options }) =>
     authorize(request, callOf(options));
   return ky.create({
-    prefix: config.baseUrl,
     timeout: config.timeout,
     // One function for every call: ky hands it the call among the options it does not know.
     fetch: (request, init) => attempt(request as Request, (init as CallOptions).call, config.fetch),
     // Never followed (see attempt.ts): a redirect to another origin would take the body, the
     // headers and the Idempotency-Key with it.
     redirect: 'manual',
-    parseJson,
     retry: retryOptions(config.maxRetries, (error, retry) =>
       judgeFailure(error, retry, config.log),
     ),
     headers: { ...defaults, ...lowerCased(config.headers) },
     hooks: {
       beforeRequest: [stampCall],
-      beforeRetry: 'renew' in config.credential ? [reauthorize] : [],
+      ...('renew' in config.credential && { beforeRetry: [reauthorize] }),
     },
   });
 }
