@@ -86,8 +86,11 @@ async function exchange(
   let text = '';
   if (body) {
     const reader = body.getReader();
-    // Decoded as it arrives; in streaming mode a character split across two chunks comes out whole.
-    const decoder = new TextDecoder();
+    // Most bodies arrive in one chunk, decoded at the end by the shared decoder. From a second chunk
+    // on, the body is decoded as it arrives by a decoder of its own in streaming mode, in which a
+    // character split across two chunks comes out whole.
+    let first: Uint8Array | undefined;
+    let decoder: TextDecoder | undefined;
     let size = 0;
     try {
       for (;;) {
@@ -98,14 +101,23 @@ async function exchange(
           reader.cancel().catch(() => {});
           throw tooLarge(call, response, limit);
         }
-        text += decoder.decode(value, { stream: true });
+        if (!first) {
+          first = value;
+          continue;
+        }
+        if (!decoder) {
+          decoder = new TextDecoder();
+          text = decoder.decode(first, STREAM);
+        }
+        text += decoder.decode(value, STREAM);
       }
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
       // The connection dropped while the body was read: the network's doing, retried.
       throw new AttemptFailure(call, error);
     }
-    text += decoder.decode();
+    if (decoder) text += decoder.decode();
+    else if (first) text = utf8.decode(first);
   }
   // ky parses a 2xx body with `JSON.parse`; one nested too deep for whatever walks it next is
   // refused first, as a body that is not JSON.
@@ -124,6 +136,10 @@ async function exchange(
   call.response = { response, text };
   return response;
 }
+
+/** Decodes a body that came in one chunk; used whole, never in streaming mode, so shared. */
+const utf8 = new TextDecoder();
+const STREAM = { stream: true } as const;
 
 /**
  * An attempt that failed on the network's side: `fetch` threw, or the connection dropped while the
