@@ -6,6 +6,7 @@
  */
 import { isTooDeep } from '../internal/json.js';
 import type { Call } from './call.js';
+import type { Authorization, Credential } from './credential.js';
 import {
   AgentChatError,
   describeCall,
@@ -26,13 +27,53 @@ export function attempt(
   customFetch: typeof globalThis.fetch | undefined,
 ): Promise<Response> {
   call.beginAttempt(request);
+  // ky re-sends a copy of the request as it was before any attempt, so each attempt stamps its own.
+  const { credential, idempotencyKey } = call.options;
+  if (idempotencyKey !== undefined) request.headers.set('idempotency-key', idempotencyKey);
   // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used.
-  if (!customFetch) return exchange(call, request, globalThis.fetch);
-  // The platform's fetch honours the request's signal (the caller's abort and ky's timeout).
-  // A custom one may not: with one, the attempt also ends the moment the signal fires.
-  const exchanged = exchange(call, request, customFetch);
+  const fetch = customFetch ?? globalThis.fetch;
+  if ('fixed' in credential) {
+    authorize(request, call, credential.fixed);
+    // The platform's fetch honours the request's signal (the caller's abort and ky's timeout).
+    if (!customFetch) return exchange(call, request, fetch);
+  }
+  // A custom fetch may not, and a key function may take its time: with either, the attempt also
+  // ends the moment the signal fires.
+  const exchanged =
+    'fixed' in credential
+      ? exchange(call, request, fetch)
+      : renewThenExchange(call, request, fetch, credential);
   exchanged.catch(() => {}); // the race below may settle first
   return Promise.race([exchanged, abortion(request.signal)]);
+}
+
+/**
+ * Asks the key function for this attempt's token, inside the attempt, so that the attempt's
+ * timeout bounds a function that never answers; then sends the request. The first attempt of a
+ * replay tells the function which token the service refused.
+ */
+async function renewThenExchange(
+  call: Call,
+  request: Request,
+  fetch: typeof globalThis.fetch,
+  credential: Extract<Credential, { renew: unknown }>,
+): Promise<Response> {
+  const rejected = call.rejectedToken;
+  call.rejectedToken = undefined;
+  const authorization = await credential.renew(rejected === undefined ? {} : { rejected });
+  // The attempt ended (its timeout, the caller's abort) while the function was answering: a later
+  // attempt may already hold the call, and this one sends nothing.
+  request.signal.throwIfAborted();
+  authorize(request, call, authorization);
+  return exchange(call, request, fetch);
+}
+
+/** Puts an Authorization on an attempt's request, and on the call, for what it must redact. */
+function authorize(request: Request, call: Call, authorization: Authorization): void {
+  call.authorization = authorization;
+  if (authorization.header !== undefined) {
+    request.headers.set('authorization', authorization.header);
+  }
 }
 
 /**

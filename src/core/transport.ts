@@ -1,28 +1,22 @@
 /**
- * Sends calls through one ky instance per client: ky joins the URL, serialises the JSON body,
- * bounds each attempt by `timeout` and the call by `totalTimeout`, never follows a redirect, and
- * runs the retries the policy (`retry-policy.ts`) asks for. Hooks put the bearer token on every
- * attempt and the Idempotency-Key on every call. Each attempt (`attempt.ts`) is one `fetch` whose
- * body is read inside the attempt, capped, so the attempt's deadline covers it and a connection
- * dropped mid-body is retried.
+ * Sends calls through one ky instance per client: ky serialises the JSON body, bounds each
+ * attempt by `timeout` and the call by `totalTimeout`, never follows a redirect, and runs the
+ * retries the policy (`retry-policy.ts`) asks for. Each attempt (`attempt.ts`) is one `fetch`
+ * that puts the bearer token and the Idempotency-Key on the request and reads the body inside the
+ * attempt, capped, so the attempt's deadline covers it and a connection dropped mid-body is
+ * retried. Everything ky holds is declared once, on the instance: a call hands it only its
+ * method, body and state, since ky merges every option it is given anew on every call.
  * What comes back is read by `response.ts`; whatever fails becomes an SDK error in
  * `to-agentchat-error.ts`.
  */
-import ky, {
-  type BeforeRequestHook,
-  type BeforeRetryHook,
-  isHTTPError,
-  isTimeoutError,
-  type KyInstance,
-  type Options,
-} from 'ky';
+import ky, { isHTTPError, isTimeoutError, type KyInstance, type Options } from 'ky';
 import type * as z from 'zod/mini';
 import type { APIPromise } from './api-promise.js';
 import { apiPromise } from './api-promise.js';
 import { AttemptFailure, attempt } from './attempt.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, callSending, type Endpoint, responseOf } from './call.js';
-import { type Authorization, bearerCredential, type Credential } from './credential.js';
+import { bearerCredential, type Credential } from './credential.js';
 import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
 import type { Middleware } from './middleware.js';
@@ -76,7 +70,7 @@ export class Transport {
   /**
    * A transport like this one but authorised by a fixed `apiKey`, sharing this one's ky instance,
    * so that making one costs no ky setup: an MCP server over HTTP makes one per request, with the
-   * key its caller sent. The hooks read each call's credential from the call, so they serve both.
+   * key its caller sent. The attempt reads each call's credential from the call, so it serves both.
    */
   withApiKey(apiKey: string): Transport {
     return new Transport({ ...this.#config, credential: bearerCredential(apiKey) }, this.#ky);
@@ -255,23 +249,15 @@ export class Transport {
 }
 
 /**
- * The ky instance of a transport: the client's headers over our defaults, and hooks that put the
- * bearer token on every attempt and the Idempotency-Key on every call.
+ * The ky instance of a transport: the client's headers over our defaults, one `fetch` (the
+ * attempt, which also authorises each request), the retry policy. No hooks: ky copies its options
+ * for every hook it runs and races each against the call's deadline, which cost more per call than
+ * all of the SDK's own work (docs/performance.md); the attempt does what they did.
  */
 function createKy(config: TransportConfig): KyInstance {
   // Our defaults first, so that the client's own headers replace them.
   const defaults: Record<string, string> = { accept: 'application/json' };
   if (config.userAgent) defaults['user-agent'] = config.userAgent;
-  const stampCall: BeforeRequestHook = ({ request, options }) => {
-    const call = callOf(options);
-    const key = call.options.idempotencyKey;
-    if (key !== undefined) request.headers.set('idempotency-key', key);
-    return authorize(request, call);
-  };
-  // A key from a function may change between attempts (a refreshed token); a fixed one never
-  // does, and ky re-sends a copy of the first attempt's request, headers included.
-  const reauthorize: BeforeRetryHook = ({ request, options }) =>
-    authorize(request, callOf(options));
   return ky.create({
     timeout: config.timeout,
     // One function for every call: ky hands it the call among the options it does not know.
@@ -283,10 +269,6 @@ function createKy(config: TransportConfig): KyInstance {
       judgeFailure(error, retry, config.log),
     ),
     headers: { ...defaults, ...lowerCased(config.headers) },
-    hooks: {
-      beforeRequest: [stampCall],
-      ...('renew' in config.credential && { beforeRetry: [reauthorize] }),
-    },
   });
 }
 
@@ -326,36 +308,13 @@ function failedCall(error: Error): Call | undefined {
 }
 
 /**
- * Puts the call's credential on an attempt's request: at once when it is fixed, else once the key
- * function has answered. The first attempt of a replay tells the function which token the
- * service refused.
- */
-function authorize(request: Request, call: Call): void | Promise<void> {
-  const { credential } = call.options;
-  if ('fixed' in credential) return stamp(request, call, credential.fixed);
-  const rejected = call.rejectedToken;
-  call.rejectedToken = undefined;
-  return credential
-    .renew(rejected === undefined ? {} : { rejected })
-    .then((authorization) => stamp(request, call, authorization));
-}
-
-/** Puts an Authorization on an attempt's request, and on the call, for what it must redact. */
-function stamp(request: Request, call: Call, authorization: Authorization): void {
-  call.authorization = authorization;
-  if (authorization.header !== undefined) {
-    request.headers.set('authorization', authorization.header);
-  }
-}
-
-/**
  * ky's options for one call, the call among them: an option ky does not know, it keeps on the
- * options its hooks see and hands to `fetch`, so that the instance's hooks and `fetch` serve every
- * call without a closure or a `context` object made per call.
+ * options it hands to `fetch` and puts on an `HTTPError`, so that the instance's `fetch` and
+ * retry decision serve every call without a closure or a `context` object made per call.
  */
 type CallOptions = Options & { readonly call: Call };
 
-/** The call a ky hook runs for. */
+/** The call ky's options were made for. */
 function callOf(options: object): Call {
   return (options as CallOptions).call;
 }

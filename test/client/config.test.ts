@@ -1,6 +1,14 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AgentChatError, AuthenticationError, Client, type Middleware } from '../../src/index.js';
+import {
+  AgentChatError,
+  APIUserAbortError,
+  AuthenticationError,
+  Client,
+  type Middleware,
+  NotFoundError,
+  retryDefaults,
+} from '../../src/index.js';
 import { API_KEY, useMockService } from '../helpers/use-mock-service.js';
 
 const { mock, client } = useMockService({ apiKeys: [API_KEY] });
@@ -91,6 +99,33 @@ describe('configuration', () => {
     await expect(client({ apiKey: async () => '' }).projects.get('p')).rejects.toThrow(
       /non-empty string/,
     );
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('bounds an apiKey function that never answers by the attempt timeout, and retries', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const answers = [new Promise<string>(() => {}), Promise.resolve(API_KEY)];
+      const apiKey = vi.fn(() => answers.shift() as Promise<string>);
+      const call = client({ apiKey, timeout: 1000 }).projects.get('proj_missing');
+      const outcome = call.catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(1000 + retryDefaults.initialDelayMs);
+      // The second attempt got the key and reached the service, which knows no such project.
+      expect(await outcome).toBeInstanceOf(NotFoundError);
+      expect(apiKey).toHaveBeenCalledTimes(2);
+      expect(mock.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${API_KEY}`]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('ends a call at once on abort while the apiKey function has not answered', async () => {
+    const controller = new AbortController();
+    const call = client({ apiKey: () => new Promise<string>(() => {}) }).projects.get('p', {
+      signal: controller.signal,
+    });
+    controller.abort();
+    await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
     expect(mock.requests).toHaveLength(0);
   });
 
