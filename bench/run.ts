@@ -112,16 +112,31 @@ if (wants('overhead')) {
   const { samples, batch } = config.overhead;
   progress(`client CPU with a stub fetch, ${samples} batches of ${batch} per client`);
   out('### Client CPU per call, network stubbed out\n');
-  out(overheadTable(await measureOverhead(config.overhead)));
+  const overheads = await measureOverhead(config.overhead);
+  out(overheadTable(overheads));
   out();
+  for (const [operation, timings] of overheads) {
+    const toKy = ratioOf(timings, 'agentchat', 'ky+policy');
+    judge(`client CPU, ${operation}, stubbed ≤ 1.15x ky+policy`, x(toKy), toKy <= 1.15);
+  }
 }
 
 if (wants('allocation')) {
   const { calls } = config.allocation;
   progress(`heap allocated per call with a stub fetch, ${calls} calls per client`);
   out('### Heap allocated per call, network stubbed out\n');
-  out(allocationTable(await measureAllocation(config.allocation)));
+  const allocations = await measureAllocation(config.allocation);
+  out(allocationTable(allocations));
   out();
+  for (const [operation, perContender] of allocations) {
+    const over =
+      (perContender.get('agentchat') ?? Number.NaN) - (perContender.get('ky+policy') ?? Number.NaN);
+    judge(
+      `allocation, ${operation}, ≤ 2 KiB over ky+policy`,
+      `${over < 0 ? '−' : '+'}${(Math.abs(over) / 1024).toFixed(1)} KiB`,
+      over <= 2048,
+    );
+  }
 }
 
 if (wants('sequential') || wants('burst')) {
@@ -235,7 +250,11 @@ async function withServer(
   }
 }
 
-function ratioOf(timings: Timings, name: ContenderName, reference: ContenderName): number {
+function ratioOf(
+  timings: ReadonlyMap<ContenderName, { median: number }>,
+  name: ContenderName,
+  reference: ContenderName,
+): number {
   return (timings.get(name)?.median ?? Number.NaN) / (timings.get(reference)?.median ?? Number.NaN);
 }
 
