@@ -1,7 +1,7 @@
 /**
- * One attempt under ky: the request as ky built it and the hooks stamped it, run through the
- * middleware, sent with the caller's fetch or the platform's, and its body read, all before the
- * attempt's deadline. Here the client refuses what a hostile server could do with an answer: a
+ * One attempt under ky: the request as ky built it, given the attempt's token and the call's
+ * Idempotency-Key, run through the middleware, sent with the caller's fetch or the platform's, and
+ * its body read, all before the attempt's deadline. Here the client refuses what a hostile server could do with an answer: a
  * redirect is never followed, and a body is read as a stream, counted, and cut off past the limit.
  */
 import { isTooDeep } from '../internal/json.js';

@@ -59,7 +59,7 @@ export type AttemptEnd =
   | { readonly kind: 'error'; readonly error: AgentChatError };
 
 /**
- * One call's state, shared by the ky hooks, the retry decision and the attempts ky makes for it:
+ * One call's state, shared by the retry decision and the attempts ky makes for it:
  * what was asked, and what the latest attempt sent and got.
  */
 export class Call {
