@@ -7,7 +7,7 @@ import {
 } from './core/custom-request.js';
 import { AgentChatError, cut } from './core/errors/index.js';
 import { createLog, isLogLevel, logsAt } from './core/logger.js';
-import { type ClientOptions, clientOptionsSchema } from './core/options.js';
+import { type ClientOptions, clientOptionsSchema, urlCharacters } from './core/options.js';
 import { retryDefaults } from './core/retry-policy.js';
 import type { StandardSchemaV1, StandardSchemaV1InferOutput } from './core/standard-schema.js';
 import { Transport } from './core/transport.js';
@@ -233,9 +233,7 @@ function resolveBaseUrl(baseUrl: string | undefined): string {
         '(the service root before /v1, such as https://host/api).',
     );
   }
-  // The URL parser would drop line breaks and tabs and encode spaces: a different address from
-  // the one written, silently.
-  if (!/^[!-~\u00a1-\uffff]*$/.test(baseUrl)) {
+  if (!urlCharacters.test(baseUrl)) {
     throw new AgentChatError(
       `Invalid baseUrl ${JSON.stringify(cut(baseUrl))}: it must not contain whitespace or control characters.`,
     );

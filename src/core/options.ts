@@ -246,6 +246,12 @@ const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * characters, so each would otherwise surface as a connection error, retried in vain.
  */
 export const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * A URL as written, with no whitespace or control character: the URL parser would drop line breaks
+ * and tabs and encode spaces, and so silently address somewhere other than what was written.
+ */
+export const urlCharacters = /^[!-~\u00a1-\uffff]*$/;
 const headerValueMessage =
   'must not contain line breaks, control characters or characters above U+00FF';
 // Custom checks rather than z.record and z.array, which would add 0.6 KiB min+gzip to browser

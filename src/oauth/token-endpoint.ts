@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { Endpoint } from '../core/call.js';
 import type { Credential } from '../core/credential.js';
 import { AgentChatError } from '../core/errors/index.js';
+import { urlCharacters } from '../core/options.js';
 import { nonEmptyString } from '../core/validation.js';
 
 /**
@@ -100,6 +101,11 @@ export function tokenEndpoint(settings: TokenSettings): TokenEndpoint {
 }
 
 function parseTokenUrl(tokenUrl: string): URL {
+  if (!urlCharacters.test(tokenUrl)) {
+    throw new AgentChatError(
+      `Invalid clientCredentials options: tokenUrl: must not contain whitespace or control characters, received ${JSON.stringify(tokenUrl)}`,
+    );
+  }
   let url: URL | undefined;
   try {
     url = new URL(tokenUrl);

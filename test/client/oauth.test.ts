@@ -87,8 +87,11 @@ describe('the token request', () => {
   it('refuses bad options at once, naming them', () => {
     const make = (options: Partial<ClientCredentialsOptions>) => () =>
       clientCredentials({ tokenUrl, clientId, clientSecret, ...options });
-    expect(make({ tokenUrl: 'not a url' })).toThrow(/tokenUrl: expected an absolute http\(s\) URL/);
+    expect(make({ tokenUrl: 'not-a-url' })).toThrow(/tokenUrl: expected an absolute http\(s\) URL/);
     expect(make({ tokenUrl: `${tokenUrl}#x` })).toThrow(/without a fragment/);
+    // Pasted with a line break, or a space: the URL parser would quietly drop or encode it.
+    expect(make({ tokenUrl: `${tokenUrl}\n` })).toThrow(/whitespace or control characters/);
+    expect(make({ tokenUrl: ` ${tokenUrl}` })).toThrow(/whitespace or control characters/);
     expect(make({ clientSecret: '' })).toThrow(/clientSecret: must not be empty/);
     expect(make({ authMethod: 'jwt' as never })).toThrow(AgentChatError);
     expect(make({ refreshMarginMs: -1 })).toThrow(/refreshMarginMs/);
