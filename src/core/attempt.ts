@@ -1,8 +1,9 @@
 /**
  * One attempt under ky: the request as ky built it, given the attempt's token and the call's
  * Idempotency-Key, run through the middleware, sent with the caller's fetch or the platform's, and
- * its body read, all before the attempt's deadline. Here the client refuses what a hostile server could do with an answer: a
- * redirect is never followed, and a body is read as a stream, counted, and cut off past the limit.
+ * its body read, all before the attempt's deadline. Here the client refuses what a hostile server
+ * could do with an answer: a redirect is never followed, and a body is read as a stream, counted,
+ * and cut off past the limit.
  */
 import { isTooDeep } from '../internal/json.js';
 import type { Call } from './call.js';
@@ -32,19 +33,15 @@ export function attempt(
   if (idempotencyKey !== undefined) request.headers.set('idempotency-key', idempotencyKey);
   // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used.
   const fetch = customFetch ?? globalThis.fetch;
-  if ('fixed' in credential) {
-    authorize(request, call, credential.fixed);
-    // The platform's fetch honours the request's signal (the caller's abort and ky's timeout).
-    if (!customFetch) return exchange(call, request, fetch);
+  // A key function may take its time: the attempt also ends the moment the signal fires.
+  if ('renew' in credential) {
+    return untilAborted(renewThenExchange(call, request, fetch, credential), request.signal);
   }
-  // A custom fetch may not, and a key function may take its time: with either, the attempt also
-  // ends the moment the signal fires.
-  const exchanged =
-    'fixed' in credential
-      ? exchange(call, request, fetch)
-      : renewThenExchange(call, request, fetch, credential);
-  exchanged.catch(() => {}); // the race below may settle first
-  return Promise.race([exchanged, abortion(request.signal)]);
+  authorize(request, call, credential.fixed);
+  const exchanged = exchange(call, request, fetch);
+  // The platform's fetch honours the request's signal (the caller's abort and ky's timeout); a
+  // custom one may not.
+  return customFetch ? untilAborted(exchanged, request.signal) : exchanged;
 }
 
 /**
@@ -261,10 +258,14 @@ function middlewareContext(call: Call, request: Request): MiddlewareContext {
   };
 }
 
-/** Rejects with the signal's reason once it aborts. */
-function abortion(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
+/** `work`, or a rejection with the signal's reason as soon as it aborts, whichever comes first. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => {}); // the abort may settle first
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    }),
+  ]);
 }
