@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import type { BrowserProviderOption } from 'vitest/node';
@@ -24,6 +25,20 @@ export const chromiumLaunchOptions = {
   ],
 };
 
+/**
+ * What every project shares: limits that catch a hang without failing a test on a loaded machine
+ * (scripts/under-load.ts proves it: CONTRIBUTING.md). A test is given 30 s rather than vitest's 5 s:
+ * a property test's hundred runs, or a hundred concurrent calls, take 1 s on an idle machine and
+ * several on a busy one. `expect.poll` waits up to 10 s rather than 1 s for an event (a request
+ * reaching a server, a process starting). A test or poll that succeeds returns at once, so the
+ * margins cost nothing.
+ */
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  expect: { poll: { timeout: 10_000 } },
+};
+
 /** A project that runs test/browser/ in one browser engine. */
 function browserProject(
   name: string,
@@ -33,6 +48,7 @@ function browserProject(
 ): TestProjectInlineConfiguration {
   return {
     test: {
+      ...shared,
       name,
       include: ['test/browser/**/*.test.ts'],
       browser: {
@@ -55,21 +71,22 @@ function browserProject(
 
 export default defineConfig({
   test: {
+    // Most test time is spent waiting (on child processes, sockets, browsers), so more files run
+    // at once than there are cores; vitest's default is one worker fewer than the cores.
+    maxWorkers: Math.max(4, availableParallelism() * 2),
     projects: [
       // examples/testing: a user's own test suite that mocks the service with agentchat/testing.
       'examples/testing/vitest.config.ts',
       {
         test: {
+          ...shared,
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
           // test/package has its own suite (npm run test:package): it builds and installs the tarball.
+          // The type tests (test/**/*.test-d.ts) are not run here: `npm run typecheck` compiles
+          // them with the rest of tsconfig.json, where a failed expectTypeOf is a compile error.
           exclude: ['test/browser/**', 'test/package/**'],
-          typecheck: {
-            enabled: true,
-            include: ['test/**/*.test-d.ts'],
-            tsconfig: './tsconfig.json',
-          },
         },
       },
       {
@@ -78,6 +95,7 @@ export default defineConfig({
         // the tests', resolves to msw 2 here.
         resolve: { alias: [{ find: /^msw(\/.*)?$/, replacement: 'msw2$1' }] },
         test: {
+          ...shared,
           name: 'mock on msw 2',
           environment: 'node',
           include: ['test/mock/**/*.test.ts'],

@@ -15,6 +15,7 @@ import {
   RequestValidationError,
 } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { keepIdleConnections } from '../helpers/keep-alive.js';
 import { leaksOf, propertyRuns, recordingLogger } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_5e8b2d7a9c1f3e4b6a8d0c2e';
@@ -30,13 +31,15 @@ async function startRecorder(
   answer: (request: Received) => [number, Record<string, string>, string],
 ) {
   const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
-    received.push(request);
-    req.resume();
-    const [status, headers, body] = answer(request);
-    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
-  });
+  const server = keepIdleConnections(
+    createServer((req, res) => {
+      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
+      received.push(request);
+      req.resume();
+      const [status, headers, body] = answer(request);
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { server, received, host: `127.0.0.1:${port}`, url: `http://127.0.0.1:${port}` };

@@ -18,6 +18,7 @@ import {
   ResponseValidationError,
 } from '../../src/index.js';
 import { project } from '../helpers/hostile-server.js';
+import { keepIdleConnections } from '../helpers/keep-alive.js';
 import { leaksOf } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_5e0c2a9b7d3f41c8a6b2';
@@ -28,12 +29,14 @@ let script: ((res: ServerResponse) => void)[] = [];
 let received = 0;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    received++;
-    req.resume();
-    const next = script.shift() ?? ((r) => json(r, 200, project));
-    next(res);
-  });
+  server = keepIdleConnections(
+    createServer((req, res) => {
+      received++;
+      req.resume();
+      const next = script.shift() ?? ((r) => json(r, 200, project));
+      next(res);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
 });

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from './keep-alive.js';
 
 /** A project as the service answers `projects.get`, for servers that answer it right. */
 export const project = {
@@ -32,12 +33,14 @@ export interface HostileServer {
 export async function startHostileServer(): Promise<HostileServer> {
   let handler: HostileHandler = (_req, res) => res.end();
   let requests = 0;
-  const server = createServer((req, res) => {
-    // A client that stops reading (a body past its limit) resets the socket; nothing to report.
-    res.on('error', () => {});
-    req.resume();
-    handler(req, res, requests++);
-  });
+  const server = keepIdleConnections(
+    createServer((req, res) => {
+      // A client that stops reading (a body past its limit) resets the socket; nothing to report.
+      res.on('error', () => {});
+      req.resume();
+      handler(req, res, requests++);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

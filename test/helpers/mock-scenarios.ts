@@ -523,7 +523,7 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     const token = (await (await requestToken({ grant_type: 'client_credentials' })).json())
       .access_token;
     mock().enqueue({ kind: 'status', status: 500 });
-    mock().setLatency(1_000);
+    mock().setLatency(60_000);
 
     mock().reset();
 
@@ -531,9 +531,10 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     expect(mock().requests).toEqual([]);
     expect(mock().oauth.tokens()).toEqual([]);
     expect((await create(undefined, { key: token })).status).toBe(401);
+    // Far below the minute of latency reset() removed, whatever else the machine is doing.
     const started = performance.now();
     const after = await create({ name: 'After', agentId: 'agent_1' }, { headers });
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(30_000);
     expect(after.status).toBe(201);
     expect(after.headers.get('idempotent-replayed')).toBeNull();
     expect(

@@ -157,9 +157,11 @@ describe('startMockServer', () => {
     const pending = fetch(`${hanging.baseUrl}/v1/projects`).catch((error: unknown) => error);
     await expect.poll(() => hanging.service.requests.length).toBe(1);
 
+    // Waiting for the hanging request would take forever: any finite time, a loaded machine's
+    // included, is "at once".
     const started = performance.now();
     await hanging.close();
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(4_000);
     expect(await pending).toBeInstanceOf(TypeError);
   });
 

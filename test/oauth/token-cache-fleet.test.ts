@@ -169,10 +169,12 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
   });
 
   it('refreshes a token expiring mid-run once for the fleet, ahead of its expiry', async () => {
-    // A 6-second token, due for refresh 2 s before it expires.
+    // A 16-second token, due for refresh 5 s before it expires. Each wave must end inside a window
+    // (before the refresh point, before expiry, before the successor's refresh point at about
+    // 22 s): 5 s and more each, so that a loaded machine's slow waves still fit.
     const { service } = await startCacheAndService({
-      tokenLifetimeSeconds: 6,
-      refreshMarginMs: 2_000,
+      tokenLifetimeSeconds: 16,
+      refreshMarginMs: 5_000,
     });
     expect(await wave()).toEqual(allSucceeded);
     const [first] = service.oauth.tokens();
@@ -180,7 +182,7 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
     const expiresAt = first?.expiresAt ?? 0;
 
     // Inside the refresh window: the calls go on with the token, and the fleet refreshes it.
-    await clockPast(issuedAt + 4_100);
+    await clockPast(issuedAt + 11_100);
     expect(await wave()).toEqual(allSucceeded);
     // Once it has expired, every call carries its successor; nobody asks again.
     await clockPast(expiresAt + 100);

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, Client, clientCredentials, RedirectError } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { keepIdleConnections } from '../helpers/keep-alive.js';
 import { leaksOf } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_9c1d7e3f5a2b4c6d8e0f1a2b';
@@ -16,18 +17,20 @@ const apiKey = 'sk_live_9c1d7e3f5a2b4c6d8e0f1a2b';
 /** Redirects every request to the same path on `target()`, recording what it was sent. */
 function startRedirector(target: () => string, status: () => number) {
   const seen: { path: string; headers: IncomingHttpHeaders; method: string; body: string }[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      seen.push({ path, headers: req.headers, method: req.method ?? '', body });
-      res.writeHead(status(), { location: `${target()}${path.slice('/api'.length)}` });
-      res.end();
-    });
-  });
+  const server = keepIdleConnections(
+    createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        seen.push({ path, headers: req.headers, method: req.method ?? '', body });
+        res.writeHead(status(), { location: `${target()}${path.slice('/api'.length)}` });
+        res.end();
+      });
+    }),
+  );
   return new Promise<{ server: Server; url: string; seen: typeof seen }>((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
