@@ -4,7 +4,7 @@
  *   npx vitest run --config examples/testing/vitest.config.ts
  */
 import { AuthenticationError, Client } from 'agentchat';
-import { createMockService } from 'agentchat/testing';
+import { createMockService, strictListen } from 'agentchat/testing';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askSupport, UNAVAILABLE } from './support-desk.js';
@@ -15,7 +15,7 @@ const API_KEY = 'sk_test_support_desk';
 // a request to anything else fails the test instead of reaching the network.
 const mock = createMockService({ apiKeys: [API_KEY] });
 const server = setupServer(...mock.handlers);
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => strictListen(server));
 afterEach(() => mock.reset()); // empties the store, the fault queue, overrides and the request log
 afterAll(() => server.close());
 

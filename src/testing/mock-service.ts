@@ -47,7 +47,7 @@ assertNodeRunsMsw();
  * ```ts
  * const mock = createMockService();
  * const server = setupServer(...mock.handlers);
- * server.listen({ onUnhandledFrame: 'error' }); // msw 2: { onUnhandledRequest: 'error' }
+ * strictListen(server);
  * mock.enqueue({ kind: 'status', status: 503, headers: { 'retry-after': '0' } });
  * ```
  */
@@ -182,11 +182,11 @@ export interface MockOAuth {
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
- * import { createMockService } from 'agentchat/testing';
+ * import { createMockService, strictListen } from 'agentchat/testing';
  *
  * const mock = createMockService();
  * const server = setupServer(...mock.handlers);
- * server.listen({ onUnhandledFrame: 'error' }); // msw 2: { onUnhandledRequest: 'error' }
+ * strictListen(server);
  * afterEach(() => mock.reset());
  * ```
  */

@@ -1,7 +1,11 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { Client, type ClientOptions } from '../../src/index.js';
-import { createMockService, type MockServiceOptions } from '../../src/testing/index.js';
+import {
+  createMockService,
+  type MockServiceOptions,
+  strictListen,
+} from '../../src/testing/index.js';
 
 export const API_KEY = 'sk_test_4f9a2c7e1b';
 
@@ -12,7 +16,7 @@ export const API_KEY = 'sk_test_4f9a2c7e1b';
 export function useMockService(options: MockServiceOptions = {}) {
   const mock = createMockService({ baseUrl: 'https://agentchat.test/api', ...options });
   const server = setupServer(...mock.handlers);
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  beforeAll(() => strictListen(server));
   afterEach(() => mock.reset());
   afterAll(() => server.close());
 

@@ -1,4 +1,3 @@
-import type { setupServer } from 'msw/node';
 import mswManifest from 'msw/package.json' with { type: 'json' };
 
 /**
@@ -6,14 +5,3 @@ import mswManifest from 'msw/package.json' with { type: 'json' };
  * (vitest.config.ts points every import of msw at msw 2 there).
  */
 export const mswMajor = Number(mswManifest.version.split('.')[0]);
-
-/**
- * Starts intercepting so that a request no handler serves fails the test instead of reaching the
- * network. msw 2 reads `onUnhandledRequest` and msw 3 `onUnhandledFrame`, and each silently
- * ignores the other's name, so the option must match the major.
- */
-export function listenStrictly(server: ReturnType<typeof setupServer>): void {
-  const guard = mswMajor === 2 ? { onUnhandledRequest: 'error' } : { onUnhandledFrame: 'error' };
-  // Typed against msw 3, which has no `onUnhandledRequest`; the value is right for the major.
-  server.listen(guard as Parameters<typeof server.listen>[0]);
-}

@@ -1,13 +1,18 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { createMockService, type MockServer, startMockServer } from '../../src/testing/index.js';
+import {
+  createMockService,
+  type MockServer,
+  startMockServer,
+  strictListen,
+} from '../../src/testing/index.js';
 import { KIT_OPTIONS, registerTestKitScenarios } from '../helpers/test-kit-scenarios.js';
-import { listenStrictly, mswMajor } from './msw-major.js';
+import { mswMajor } from './msw-major.js';
 
 describe(`test kit on msw ${mswMajor}'s msw/node`, () => {
   const service = createMockService(KIT_OPTIONS);
   const server = setupServer(...service.handlers);
-  beforeAll(() => listenStrictly(server));
+  beforeAll(() => strictListen(server));
   afterAll(() => server.close());
 
   registerTestKitScenarios(() => service);

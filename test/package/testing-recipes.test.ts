@@ -95,6 +95,7 @@ const projects = [
 describe('the recipes of docs/testing.md', () => {
   it('are all there: seeds, a scripted agent, overrides, Playwright end to end, an MCP agent', async () => {
     expect([...(await recipes()).keys()]).toEqual([
+      'test/projects.test.ts',
       'test/seeded-projects.test.ts',
       'test/scripted-agent.test.ts',
       'test/overrides.test.ts',
@@ -135,9 +136,27 @@ describe('the recipes of docs/testing.md', () => {
           },
         );
 
-        expect(run.stdout + run.stderr).toMatch(/Test Files {2}5 passed \(5\)/);
-        expect(run.stdout).toMatch(/Tests {2}7 passed \(7\)/);
+        expect(run.stdout + run.stderr).toMatch(/Test Files {2}6 passed \(6\)/);
+        expect(run.stdout).toMatch(/Tests {2}8 passed \(8\)/);
         expect(run.code).toBe(0);
+
+        // The first recipe's setup, strictListen included, with a test that fetches a real
+        // address: the guard must fail it, on this msw major, rather than let it through.
+        const setup = (await recipes()).get('test/projects.test.ts') ?? '';
+        await writeFile(
+          join(project, 'test/unmocked.test.ts'),
+          `${setup}\nit('fetches an address the mock does not serve', async () => {\n  await fetch('https://api.example.com/v1/projects');\n});\n`,
+        );
+        const unmocked = await runProcess(
+          process.execPath,
+          [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--root', project, 'test/unmocked'],
+          { cwd: project, env: { ...process.env, NO_COLOR: '1' } },
+        );
+        expect(unmocked.stdout + unmocked.stderr).toContain(
+          'GET https://api.example.com/v1/projects',
+        );
+        expect(unmocked.stdout).toMatch(/Tests {2}1 failed \| 1 passed \(2\)/);
+        expect(unmocked.code).toBe(1);
       } finally {
         app.closeAllConnections();
         await new Promise((resolve) => app.close(resolve));

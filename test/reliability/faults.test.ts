@@ -11,7 +11,7 @@ import * as fc from 'fast-check';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentChatError, Client, RateLimitError } from '../../src/index.js';
-import { createMockService, type Fault } from '../../src/testing/index.js';
+import { createMockService, type Fault, strictListen } from '../../src/testing/index.js';
 import {
   leaksOf,
   type Outcome,
@@ -394,7 +394,7 @@ async function check(run: Scenario): Promise<void> {
 }
 
 describe('any sequence of faults', () => {
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  beforeAll(() => strictListen(server));
   afterEach(() => {
     vi.useRealTimers();
   });

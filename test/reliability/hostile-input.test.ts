@@ -8,7 +8,7 @@ import * as fc from 'fast-check';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentChatError, APIError, Client, RequestValidationError } from '../../src/index.js';
-import { createMockService, type RecordedRequest } from '../../src/testing/index.js';
+import { createMockService, type RecordedRequest, strictListen } from '../../src/testing/index.js';
 import { leaksOf, propertyRuns } from '../helpers/reliability.js';
 
 const service = createMockService();
@@ -272,7 +272,7 @@ function expectIdSegment(request: RecordedRequest, id: string, suffix: string): 
 }
 
 describe('hostile input', () => {
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  beforeAll(() => strictListen(server));
   afterEach(() => service.reset());
   afterAll(() => server.close());
 

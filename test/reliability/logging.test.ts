@@ -8,14 +8,14 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLog } from '../../src/core/logger.js';
 import { Client, type Logger, type LogLevel } from '../../src/index.js';
-import { createMockService } from '../../src/testing/index.js';
+import { createMockService, strictListen } from '../../src/testing/index.js';
 import { propertyRuns, recordingLogger, settleWithFakeTimers } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_3f7c9a1e5b2d4c6e8f0a1b2c';
 const service = createMockService();
 const server = setupServer(...service.handlers);
 
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => strictListen(server));
 afterEach(() => {
   service.reset();
   vi.useRealTimers();

@@ -6,14 +6,14 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, Client } from '../../src/index.js';
-import { createMockService } from '../../src/testing/index.js';
+import { createMockService, strictListen } from '../../src/testing/index.js';
 import { leaksOf, recordingLogger } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_d41d8cd98f00b204e9800998ecf8427e';
 const service = createMockService();
 const server = setupServer(...service.handlers);
 
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => strictListen(server));
 afterEach(() => service.reset());
 afterAll(() => server.close());
 

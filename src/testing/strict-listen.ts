@@ -1,0 +1,39 @@
+/**
+ * The guard against unmocked requests, under both of its names: msw 2 reads
+ * `onUnhandledRequest` and msw 3 `onUnhandledFrame`, and each ignores the other's without a word.
+ */
+export interface StrictListenOptions {
+  /** msw 2's name for the guard. */
+  readonly onUnhandledRequest: 'error';
+  /** msw 3's name for the guard. */
+  readonly onUnhandledFrame: 'error';
+}
+
+/** What {@link strictListen} needs of msw's `setupServer(...)`: its `listen`, of either major. */
+export interface ListeningServer {
+  listen(options: StrictListenOptions): void;
+}
+
+const STRICT: StrictListenOptions = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' };
+
+/**
+ * Starts msw's server so that a request no handler serves fails the test (msw rejects the fetch
+ * and prints which request it was) instead of reaching the network, on msw 2 and msw 3 alike.
+ * Use it in place of `server.listen(...)`: the guard's option is named differently in each major,
+ * and a name copied from the other major is silently ignored, letting real requests through.
+ *
+ * @example
+ * ```ts
+ * import { createMockService, strictListen } from 'agentchat/testing';
+ * import { setupServer } from 'msw/node';
+ * import { afterAll, beforeAll } from 'vitest';
+ *
+ * const mock = createMockService();
+ * const server = setupServer(...mock.handlers);
+ * beforeAll(() => strictListen(server));
+ * afterAll(() => server.close());
+ * ```
+ */
+export function strictListen(server: ListeningServer): void {
+  server.listen(STRICT);
+}
