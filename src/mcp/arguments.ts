@@ -1,10 +1,36 @@
 import { parseArgs } from 'node:util';
 import { AgentChatError } from '../index.js';
-import { closest } from '../internal/closest.js';
+import { describeParseArgsError, isParseArgsError } from '../internal/command-line.js';
 import type { McpToolScope, ToolName } from './scope.js';
+
+/** The text `agentchat-mcp --help` prints. */
+export const USAGE = `Usage: agentchat-mcp [options]
+
+Serves the agentchat tools (create_project, get_project, send_message) to MCP hosts: on stdio for
+a host to start, or over MCP Streamable HTTP with --http.
+
+Options:
+  --http                    serve MCP Streamable HTTP at http://<host>:<port>/mcp instead of stdio
+  --port <port>             port for --http; 0 picks a free one (default 8787)
+  --host <address>          address for --http to bind (default 127.0.0.1)
+  --allowed-origin <origin> a browser origin allowed besides loopback ones; repeat for more
+  --allow-remote            bind a non-loopback --host, with a service key of the server's own
+  --tools <a,b>             serve only these tools
+  --read-only               serve only the tools that change nothing (get_project)
+  -h, --help                show this help
+  -v, --version             show the version
+
+Environment:
+  AGENTCHAT_BASE_URL        the service's base URL (required)
+  AGENTCHAT_API_KEY         the service key; or, for OAuth 2.0 client credentials, all three of
+  AGENTCHAT_CLIENT_ID, AGENTCHAT_CLIENT_SECRET and AGENTCHAT_TOKEN_URL
+                            (with --http and no key of its own, each caller's key is used)
+  AGENTCHAT_LOG             the client's log level on standard error (error, warn, info, debug)`;
 
 /** What `agentchat-mcp` was asked to do, from its command line. */
 export interface BinArguments {
+  /** Serve (the default), or print the help or the version and exit. */
+  readonly action: 'serve' | 'help' | 'version';
   /** Which face to serve: stdio (the default), or MCP Streamable HTTP with `--http`. */
   readonly face: 'stdio' | 'http';
   /** `--port`, for `--http`: 0 picks a free port. */
@@ -27,6 +53,8 @@ const options = {
   'allow-remote': { type: 'boolean' },
   tools: { type: 'string' },
   'read-only': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 /** Options that only mean something with `--http`. */
@@ -43,16 +71,19 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
   try {
     ({ values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }));
   } catch (error) {
-    throw new AgentChatError(describeParseError(error));
+    if (!isParseArgsError(error)) throw error;
+    throw new AgentChatError(describeParseArgsError(error, options, 'agentchat-mcp'));
   }
   const face = values.http ? 'http' : 'stdio';
-  if (face === 'stdio') {
+  const action = values.help ? 'help' : values.version ? 'version' : 'serve';
+  if (face === 'stdio' && action === 'serve') {
     const stray = HTTP_ONLY.filter((name) => values[name] !== undefined);
     if (stray.length > 0) {
       throw new AgentChatError(`--${stray[0]} is for the HTTP server: add --http.`);
     }
   }
   return {
+    action,
     face,
     port: parsePort(values.port ?? '8787'),
     host: values.host ?? '127.0.0.1',
@@ -79,22 +110,4 @@ function parsePort(value: string): number {
     );
   }
   return port;
-}
-
-/** parseArgs's own errors, worded like the client's: an unknown option names the one meant. */
-function describeParseError(error: unknown): string {
-  const { code, message } = error as { code?: string; message?: string };
-  const known = Object.keys(options).map((name) => `--${name}`);
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const given = /'(-{1,2}[^'=]+)/.exec(message ?? '')?.[1] ?? '';
-    const meant = closest(given, known);
-    return `Unknown option ${given}${meant ? `; did you mean ${meant}?` : ''} (the options are ${known.join(', ')}).`;
-  }
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-    return `agentchat-mcp takes options only (${known.join(', ')}).`;
-  }
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return (message ?? 'An option has a bad value').replace(/\.?$/, '.');
-  }
-  throw error;
 }

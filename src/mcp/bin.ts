@@ -8,7 +8,8 @@
  */
 import { Client, isAgentChatError, type Logger } from '../index.js';
 import { isMissingPackage } from '../internal/missing-package.js';
-import { type BinArguments, parseBinArguments } from './arguments.js';
+import { VERSION } from '../version.js';
+import { type BinArguments, parseBinArguments, USAGE } from './arguments.js';
 import { clientOptionsFromEnv } from './config.js';
 
 /** The optional peers each face needs, as `npm install` takes them. */
@@ -35,8 +36,13 @@ async function main(): Promise<number> {
   try {
     args = parseBinArguments(process.argv.slice(2));
   } catch (error) {
-    if (isAgentChatError(error)) return fail(error.message);
+    if (isAgentChatError(error)) return fail(`${error.message} (see agentchat-mcp --help)`);
     throw error;
+  }
+  // On standard output: asked for, and no MCP host is reading it.
+  if (args.action !== 'serve') {
+    process.stdout.write(`${args.action === 'help' ? USAGE : VERSION}\n`);
+    return 0;
   }
   // Loaded only now, so that a missing optional peer is one line of advice, not a stack trace.
   let face: typeof import('./stdio.js') | typeof import('./http.js');

@@ -16,6 +16,7 @@ function refusal(argv: string[]): string {
 describe('agentchat-mcp arguments', () => {
   it('serves stdio with every tool when given nothing', () => {
     expect(parseBinArguments([])).toEqual({
+      action: 'serve',
       face: 'stdio',
       port: 8787,
       host: '127.0.0.1',
@@ -53,6 +54,13 @@ describe('agentchat-mcp arguments', () => {
       tools: ['get_project', 'send_message'],
     });
     expect(parseBinArguments(['--http', '--read-only']).scope).toEqual({ readOnly: true });
+  });
+
+  it('asks for the help or the version, whatever else is given', () => {
+    expect(parseBinArguments(['--help']).action).toBe('help');
+    expect(parseBinArguments(['-h', '--port', '1']).action).toBe('help');
+    expect(parseBinArguments(['--version']).action).toBe('version');
+    expect(parseBinArguments(['-v']).action).toBe('version');
   });
 
   it('names the option meant for an unknown one', () => {

@@ -10,6 +10,7 @@ import type { Client as McpClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { VERSION } from '../../src/version.js';
 import {
   badArguments,
   callTool,
@@ -197,13 +198,29 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
     );
   });
 
-  it('refuses an unknown option, naming the one meant', async () => {
+  it('refuses an unknown option, naming the one meant and the help', async () => {
     const { code, stderr } = await runBin({}, ['--read-onyl']);
 
     expect(code).toBe(1);
     expect(stderr).toMatch(
-      /^agentchat-mcp: Unknown option --read-onyl; did you mean --read-only\?/,
+      /^agentchat-mcp: Unknown option --read-onyl; did you mean --read-only\?.*\(see agentchat-mcp --help\)\n$/,
     );
+  });
+
+  it('prints its usage with --help and its version with --version, needing no settings', async () => {
+    const help = await runBin({}, ['--help']);
+    const version = await runBin({}, ['-v']);
+
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^Usage: agentchat-mcp \[options\]\n/);
+    // Every option the bin reads, and every variable, is in the usage.
+    for (const name of ['--http', '--port', '--host', '--allowed-origin', '--allow-remote']) {
+      expect(help.stdout).toContain(name);
+    }
+    for (const name of ['--tools', '--read-only', 'AGENTCHAT_BASE_URL', 'AGENTCHAT_API_KEY']) {
+      expect(help.stdout).toContain(name);
+    }
+    expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
   });
 
   it('serves only get_project with --read-only', async () => {

@@ -227,13 +227,14 @@ describe('agentchat-mock', () => {
   });
 
   it.each([
-    [['--prot', '4010'], "Unknown option '--prot'"],
+    [['--prot', '4010'], 'Unknown option --prot; did you mean --port?'],
+    [['--cors-orign', 'http://a.test'], 'Unknown option --cors-orign; did you mean --cors-origin?'],
     [['--port', 'abc'], '--port takes a whole number up to 65535, got "abc"'],
     [['--port', '70000'], '--port takes a whole number up to 65535'],
     [['--client', 'no-secret'], '--client takes <id>:<secret>, got "no-secret"'],
     [['--key', ''], '--key takes a non-empty value'],
     [['--cors-origin', 'localhost:5173'], 'corsOrigins entries must be origins'],
-    [['extra'], "Unexpected argument 'extra'"],
+    [['extra'], 'agentchat-mock takes options only (--port, --host,'],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const { outcome, out, err } = await cli(...args);
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { describeParseArgsError, isParseArgsError } from '../../internal/command-line.js';
 import { VERSION } from '../../version.js';
 import type { MockAgent } from '../agent.js';
 import { assertKnownOptions, SERVICE_DEFAULTS } from '../options.js';
@@ -67,7 +68,11 @@ export async function runMockCli(args: readonly string[], output: CliOutput): Pr
     options = await readArguments(args);
   } catch (error) {
     if (!(error instanceof UsageError || isParseArgsError(error))) throw error;
-    output.err(`agentchat-mock: ${(error as Error).message} (see agentchat-mock --help)`);
+    const message =
+      error instanceof UsageError
+        ? error.message
+        : describeParseArgsError(error, OPTIONS, 'agentchat-mock');
+    output.err(`agentchat-mock: ${message} (see agentchat-mock --help)`);
     return { kind: 'exit', code: 2 };
   }
   if (options === 'help') {
@@ -107,6 +112,22 @@ export async function runMockCli(args: readonly string[], output: CliOutput): Pr
   return { kind: 'serving', server };
 }
 
+/** The command line `agentchat-mock` reads, as parseArgs takes it. */
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'base-path': { type: 'string' },
+  key: { type: 'string', multiple: true },
+  client: { type: 'string', multiple: true },
+  'token-lifetime': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
+  latency: { type: 'string' },
+  seed: { type: 'string' },
+  agent: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
 async function readArguments(
   args: readonly string[],
 ): Promise<MockServerOptions | 'help' | 'version'> {
@@ -114,20 +135,7 @@ async function readArguments(
     args: [...args],
     strict: true,
     allowPositionals: false,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'base-path': { type: 'string' },
-      key: { type: 'string', multiple: true },
-      client: { type: 'string', multiple: true },
-      'token-lifetime': { type: 'string' },
-      'cors-origin': { type: 'string', multiple: true },
-      latency: { type: 'string' },
-      seed: { type: 'string' },
-      agent: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-    },
+    options: OPTIONS,
   });
   if (values.help) return 'help';
   if (values.version) return 'version';
@@ -215,10 +223,6 @@ function nonEmpty(flag: string, value: string): string {
 }
 
 /** `parseArgs` reports a bad command line with a TypeError whose code names the mistake. */
-function isParseArgsError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
-}
 
 /** What the server accepts and how to try it, printed once it listens. */
 function banner(server: MockServer, options: MockServerOptions): string {
