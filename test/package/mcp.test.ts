@@ -225,13 +225,33 @@ describe('agentchat-mcp without @modelcontextprotocol/server', () => {
   });
 });
 
-/** Runs the MCP Inspector's CLI (a client nobody on this project wrote) and parses its JSON. */
+/** How docs/mcp.md runs the Inspector: the major it was tested with, pinned in every command. */
+const INSPECTOR = 'npx @modelcontextprotocol/inspector@^2';
+
+/**
+ * The Inspector commands of docs/mcp.md, as a reader copies them (continuation lines joined),
+ * split into arguments the way a shell splits them: words, and double-quoted strings.
+ */
+async function documentedInspectorCommands(): Promise<string[][]> {
+  const guide = await readFile(resolve(import.meta.dirname, '../../docs/mcp.md'), 'utf8');
+  return guide
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .filter((line) => line.startsWith('npx @modelcontextprotocol/inspector'))
+    .map((line) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((word) => word[1] ?? word[2] ?? ''));
+}
+
+/**
+ * Runs the MCP Inspector's CLI (a client nobody on this project wrote) with the arguments a
+ * documented command gives after `npx <package>`, and parses its JSON. The Inspector is the
+ * repo's devDependency, whose major the documented `@^2` names (checked below).
+ */
 async function inspector(args: string[]): Promise<Record<string, unknown>> {
   const cli = resolve(
     import.meta.dirname,
     '../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
   );
-  const { code, stdout, stderr } = await runProcess(process.execPath, [cli, '--cli', ...args], {
+  const { code, stdout, stderr } = await runProcess(process.execPath, [cli, ...args], {
     env: { PATH, HOME: process.env.HOME },
   });
   if (code !== 0)
@@ -240,23 +260,40 @@ async function inspector(args: string[]): Promise<Record<string, unknown>> {
 }
 
 describe('agentchat-mcp --http from the tarball', () => {
-  it("answers the MCP Inspector's CLI with the caller's key passed through", async () => {
+  it("answers the MCP Inspector's CLI, run as docs/mcp.md runs it, with the caller's key passed through", async () => {
+    const installed = JSON.parse(
+      await readFile(
+        resolve(
+          import.meta.dirname,
+          '../../node_modules/@modelcontextprotocol/inspector/package.json',
+        ),
+        'utf8',
+      ),
+    ) as { version: string };
+    expect(installed.version).toMatch(/^2\./);
+    const documented = await documentedInspectorCommands();
+    expect(documented).toHaveLength(2);
+    for (const command of documented) expect(command.slice(0, 2).join(' ')).toBe(INSPECTOR);
+
     const server = await startMcpHttp(
       consumerPath('node_modules/.bin/agentchat-mcp'),
       ['--http', '--port', '0'],
       { cwd: consumerPath(), env: { PATH, AGENTCHAT_BASE_URL: mock.server.baseUrl } },
     );
     try {
-      const target = [
-        server.url,
-        '--transport',
-        'http',
-        '--header',
-        `Authorization: Bearer ${API_KEY}`,
-      ];
-      const listed = await inspector([...target, '--method', 'tools/list']);
+      // The documented command with this server's URL and key in place of the placeholders.
+      const asDocumented = (command: string[], values: Record<string, string> = {}) =>
+        command.slice(2).map((arg) =>
+          Object.entries({
+            'http://127.0.0.1:8787/mcp': server.url,
+            'sk_...': API_KEY,
+            ...values,
+          }).reduce((text, [placeholder, value]) => text.replace(placeholder, value), arg),
+        );
+      const [list = [], get = []] = documented;
+      const listed = await inspector(asDocumented(list));
       const called = await inspector([
-        ...target,
+        ...asDocumented(list).slice(0, -2),
         '--method',
         'tools/call',
         '--tool-name',
@@ -265,6 +302,8 @@ describe('agentchat-mcp --http from the tarball', () => {
         'name=From the Inspector',
         'agentId=agent_inspector',
       ]);
+      const id = (called.structuredContent as { id: string }).id;
+      const got = await inspector(asDocumented(get, { proj_123: id }));
 
       expect((listed.tools as { name: string }[]).map((tool) => tool.name).sort()).toEqual(
         allToolNames,
@@ -274,6 +313,7 @@ describe('agentchat-mcp --http from the tarball', () => {
         name: 'From the Inspector',
         status: 'active',
       });
+      expect(got.structuredContent).toMatchObject({ id, name: 'From the Inspector' });
       const create = mock.server.service.requests.find((r) => r.method === 'POST');
       expect(create?.headers.authorization).toBe(`Bearer ${API_KEY}`);
     } finally {
