@@ -41,4 +41,4 @@ export type { StoredProject } from './store/projects.js';
 export type { RecordedRequest } from './store/request-log.js';
 export type { ProjectSeed } from './store/seeds.js';
 export type { IssuedToken } from './store/tokens.js';
-export { type ListeningServer, type StrictListenOptions, strictListen } from './strict-listen.js';
+export { strictListen } from './strict-listen.js';

@@ -2,19 +2,7 @@
  * The guard against unmocked requests, under both of its names: msw 2 reads
  * `onUnhandledRequest` and msw 3 `onUnhandledFrame`, and each ignores the other's without a word.
  */
-export interface StrictListenOptions {
-  /** msw 2's name for the guard. */
-  readonly onUnhandledRequest: 'error';
-  /** msw 3's name for the guard. */
-  readonly onUnhandledFrame: 'error';
-}
-
-/** What {@link strictListen} needs of msw's `setupServer(...)`: its `listen`, of either major. */
-export interface ListeningServer {
-  listen(options: StrictListenOptions): void;
-}
-
-const STRICT: StrictListenOptions = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' };
+const STRICT = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const;
 
 /**
  * Starts msw's server so that a request no handler serves fails the test (msw rejects the fetch
@@ -22,6 +10,8 @@ const STRICT: StrictListenOptions = { onUnhandledRequest: 'error', onUnhandledFr
  * Use it in place of `server.listen(...)`: the guard's option is named differently in each major,
  * and a name copied from the other major is silently ignored, letting real requests through.
  *
+ * @param server - what msw's `setupServer(...)` returns, of either major.
+ * @throws what msw's own `listen` throws; `strictListen` adds no failure of its own.
  * @example
  * ```ts
  * import { createMockService, strictListen } from 'agentchat/testing';
@@ -34,6 +24,11 @@ const STRICT: StrictListenOptions = { onUnhandledRequest: 'error', onUnhandledFr
  * afterAll(() => server.close());
  * ```
  */
-export function strictListen(server: ListeningServer): void {
+export function strictListen(server: {
+  listen(options: {
+    readonly onUnhandledRequest: 'error';
+    readonly onUnhandledFrame: 'error';
+  }): void;
+}): void {
   server.listen(STRICT);
 }
