@@ -76,8 +76,6 @@ export async function serveOnHttp(
   const credentials = options.client
     ? "with this server's own key"
     : "with each caller's key (Authorization: Bearer <service key>)";
-  process.stderr.write(`agentchat-mcp: serving MCP at http://${host}:${port}/mcp ${credentials}\n`);
-
   const stop = () => {
     stopping = true;
     process.off('SIGTERM', stop);
@@ -97,6 +95,9 @@ export async function serveOnHttp(
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // Last: a supervisor may stop the server as soon as it reads this line, and a signal must then
+  // find the handlers above, not Node's default, which would exit at once.
+  process.stderr.write(`agentchat-mcp: serving MCP at http://${host}:${port}/mcp ${credentials}\n`);
 }
 
 /** True for an address only this machine reaches. */

@@ -15,6 +15,18 @@ try {
   process.exit(1);
 }
 
+// Listening for the stop signals before anything is printed: a supervisor may send one as soon as
+// it reads the banner, and it must then find these handlers, not Node's default, which would
+// exit at once without closing the server.
+let stop: (() => void) | undefined;
+let stopAsked = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    stopAsked = true;
+    stop?.();
+  });
+}
+
 const outcome = await cli.runMockCli(process.argv.slice(2), {
   out: (line) => console.log(line),
   err: (line) => console.error(line),
@@ -23,9 +35,8 @@ const outcome = await cli.runMockCli(process.argv.slice(2), {
 if (outcome.kind === 'exit') {
   process.exitCode = outcome.code;
 } else {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void outcome.server.close().then(() => console.log('mock service stopped'));
-    });
-  }
+  stop = () => {
+    void outcome.server.close().then(() => console.log('mock service stopped'));
+  };
+  if (stopAsked) stop();
 }
