@@ -1,10 +1,8 @@
 /** examples/oauth.ts, run as a user would run it, against the mock service with an OAuth client. */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { runProcess } from '../helpers/run-process.js';
+import { runProcess, tsxLoader } from '../helpers/run-process.js';
 
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 const credentials = { clientId: 'example-service', clientSecret: 'example:secret/+' };
 let server: MockServer;
 
@@ -18,7 +16,7 @@ it('runs examples/oauth.ts: one token for ten calls, and OAuthError for a strang
 }, async () => {
   const { code, stdout, stderr } = await runProcess(
     process.execPath,
-    [tsxCli, 'examples/oauth.ts'],
+    [...tsxLoader, 'examples/oauth.ts'],
     {
       env: {
         ...process.env,

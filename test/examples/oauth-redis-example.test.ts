@@ -3,13 +3,11 @@
  * other, against a real Redis and the mock service with an OAuth client. The second finds the
  * first one's token in Redis.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
-import { runProcess } from '../helpers/run-process.js';
+import { runProcess, tsxLoader } from '../helpers/run-process.js';
 
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 const credentials = { clientId: 'example-fleet', clientSecret: 'example:fleet/+secret' };
 let server: MockServer;
 let redis: RedisServer;
@@ -26,7 +24,7 @@ afterAll(async () => {
 });
 
 const runExample = () =>
-  runProcess(process.execPath, [tsxCli, 'examples/oauth-redis.ts'], {
+  runProcess(process.execPath, [...tsxLoader, 'examples/oauth-redis.ts'], {
     env: {
       ...process.env,
       REDIS_URL: redis.url,

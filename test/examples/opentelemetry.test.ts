@@ -2,11 +2,8 @@
  * examples/opentelemetry.ts runs as a user would run it (`npx tsx`), with its own mock service
  * and the real OpenTelemetry SDK, and prints the spans of a retried call as JSON.
  */
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { runProcess } from '../helpers/run-process.js';
-
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+import { runProcess, tsxLoader } from '../helpers/run-process.js';
 
 interface PrintedSpan {
   name: string;
@@ -28,7 +25,7 @@ describe('examples/opentelemetry.ts', { timeout: 30_000 }, () => {
   it('prints a span per attempt of a retried call, and the traceparent each one sent', async () => {
     const { code, stdout, stderr } = await runProcess(
       process.execPath,
-      [tsxCli, 'examples/opentelemetry.ts'],
+      [...tsxLoader, 'examples/opentelemetry.ts'],
       { env: { ...process.env, AGENTCHAT_LOG: '' } },
     );
 

@@ -2,13 +2,11 @@
  * Every example runs as a user would run it (tsx, `agentchat` imported by name, key and URL from
  * the environment) against the mock service on 127.0.0.1, and prints what its comments promise.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { runProcess } from '../helpers/run-process.js';
+import { runProcess, tsxLoader } from '../helpers/run-process.js';
 
 const API_KEY = 'sk_example_7c1d9e';
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
 let server: MockServer;
 beforeAll(async () => {
@@ -20,7 +18,7 @@ afterAll(() => server?.close());
 
 /** Runs an example in its own process, as `npx tsx <file> [...args]` would. */
 function runExample(file: string, args: readonly string[] = []) {
-  return runProcess(process.execPath, [tsxCli, file, ...args], {
+  return runProcess(process.execPath, [...tsxLoader, file, ...args], {
     env: {
       ...process.env,
       AGENTCHAT_API_KEY: API_KEY,
@@ -98,7 +96,7 @@ describe('examples', { timeout: 30_000 }, () => {
 
   it('mcp-agent drives agentchat-mcp over stdio: tools, results and tool errors', async () => {
     // The server from source, started as `npx tsx src/mcp/bin.ts` would start it.
-    const mcpServer = [process.execPath, tsxCli, 'src/mcp/bin.ts'];
+    const mcpServer = [process.execPath, ...tsxLoader, 'src/mcp/bin.ts'];
     const { code, stdout, stderr } = await runExample('examples/mcp-agent.ts', mcpServer);
 
     expect(stderr).toBe('');

@@ -1,8 +1,20 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repo's own binaries, Node 22 among them, as `npm test` puts them first on PATH. */
 const repoBin = fileURLToPath(new URL('../../node_modules/.bin', import.meta.url));
+
+/**
+ * Node's arguments that run a TypeScript file as it is: tsx's loader, imported into the one
+ * process (`node ...tsxLoader file.ts`). The `tsx` command would start a second Node.js process
+ * and relay signals to it: twice the start-up cost, and a SIGTERM that a loaded machine can
+ * deliver to the relay in a way the program never sees.
+ */
+export const tsxLoader = [
+  '--import',
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+] as const;
 
 /** How a child process ended and everything it printed. */
 export interface ProcessResult {

@@ -4,7 +4,6 @@
  * HTTP where a browser or a rebound DNS name would come from), calling the mock service.
  */
 import { request as httpRequest } from 'node:http';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,13 +16,13 @@ import {
   textOf,
 } from '../helpers/mcp-client.js';
 import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
-import { runProcess } from '../helpers/run-process.js';
+import { runProcess, tsxLoader } from '../helpers/run-process.js';
 
 const KEY_A = 'sk_mcp_http_a_51c9e7';
 const KEY_B = 'sk_mcp_http_b_a04d3f';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 /** The bin from source, as `npx tsx src/mcp/bin.ts` would run it. */
-const bin = [createRequire(import.meta.url).resolve('tsx/cli'), 'src/mcp/bin.ts'];
+const bin = [...tsxLoader, 'src/mcp/bin.ts'];
 
 let service: MockServer;
 /** Two replicas of a pass-through server, as behind a load balancer. */

@@ -3,15 +3,15 @@
  * the mock's token endpoint and calls the service with it, and neither the secret nor the token
  * ever appears in what it says on stdout or stderr.
  */
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { callTool, connectRecorded } from '../helpers/mcp-client.js';
+import { tsxLoader } from '../helpers/run-process.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-const bin = [createRequire(import.meta.url).resolve('tsx/cli'), 'src/mcp/bin.ts'];
+const bin = [...tsxLoader, 'src/mcp/bin.ts'];
 const credentials = { clientId: 'mcp-host', clientSecret: 'mcp:host/secret+1' };
 
 let server: MockServer;

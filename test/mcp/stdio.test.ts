@@ -4,7 +4,6 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Client as McpClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -18,12 +17,12 @@ import {
   type RecordingTransport,
   textOf,
 } from '../helpers/mcp-client.js';
-import { runProcess } from '../helpers/run-process.js';
+import { runProcess, tsxLoader } from '../helpers/run-process.js';
 
 const API_KEY = 'sk_mcp_stdio_0b7e4d21';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 /** The bin from source, as `npx tsx src/mcp/bin.ts` would run it. */
-const bin = [createRequire(import.meta.url).resolve('tsx/cli'), 'src/mcp/bin.ts'];
+const bin = [...tsxLoader, 'src/mcp/bin.ts'];
 
 let server: MockServer;
 beforeAll(async () => {

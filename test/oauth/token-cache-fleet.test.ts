@@ -5,16 +5,15 @@
  * of token requests.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { tsxLoader } from '../helpers/run-process.js';
 import type { FleetCommand, FleetSetup } from './fleet-worker.js';
 
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 const workerFile = fileURLToPath(new URL('./fleet-worker.ts', import.meta.url));
 const credentials = { clientId: 'fleet-service', clientSecret: 'fleet:secret/+42' };
 const FLEET_SIZE = 4;
@@ -69,7 +68,7 @@ async function startCacheAndService(
 }
 
 function startWorker(): Promise<Worker> {
-  const child = spawn(process.execPath, [tsxCli, workerFile], {
+  const child = spawn(process.execPath, [...tsxLoader, workerFile], {
     env: { ...process.env, AGENTCHAT_LOG: '' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
