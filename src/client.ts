@@ -1,4 +1,5 @@
 import type { APIPromise } from './core/api-promise.js';
+import { ClientWait } from './core/client-wait.js';
 import { bearerCredential } from './core/credential.js';
 import {
   type CustomRequest,
@@ -8,6 +9,7 @@ import {
 import { AgentChatError, cut } from './core/errors/index.js';
 import { createLog, isLogLevel, logsAt } from './core/logger.js';
 import { type ClientOptions, clientOptionsSchema, urlCharacters } from './core/options.js';
+import { RetryBudget } from './core/retry-budget.js';
 import { retryDefaults } from './core/retry-policy.js';
 import type { StandardSchemaV1, StandardSchemaV1InferOutput } from './core/standard-schema.js';
 import { Transport } from './core/transport.js';
@@ -45,6 +47,20 @@ export const clientDefaults = {
  */
 export const withApiKey: unique symbol = Symbol.for('agentchat.withApiKey');
 
+/** What a client family shares: the retry budget and the wait the service asked of it. */
+interface Shared {
+  readonly baseUrl: string;
+  readonly retryBudget: RetryBudget | undefined;
+  readonly clientWait: ClientWait;
+}
+
+/**
+ * What `withOptions` hands the client it makes, read and cleared by its constructor in the same
+ * synchronous step: the public constructor takes options only, and these are no option.
+ * `ownBudget` is true when the overrides name `retryBudget`.
+ */
+let inherited: { readonly shared: Shared; readonly ownBudget: boolean } | undefined;
+
 /**
  * The client for the Project and Agent Chat service.
  *
@@ -76,6 +92,8 @@ export class Client {
    * the operations made by `withApiKey`.
    */
   readonly #transport: Transport;
+  /** Shared with the clients `withOptions` makes from this one. */
+  readonly #shared: Shared;
 
   /**
    * Creates a client. Nothing is sent until the first call.
@@ -89,6 +107,8 @@ export class Client {
    * ```
    */
   constructor(options: ClientOptions = {}) {
+    const parent = inherited;
+    inherited = undefined;
     const checked = validate(clientOptionsSchema, options);
     if (!checked.ok) {
       const list = checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
@@ -127,6 +147,17 @@ export class Client {
         `baseUrl ${cut(this.baseUrl)} is plain http to a host other than this machine: the API key travels in clear text. Use https.`,
       );
     }
+    // A client made by withOptions shares its parent's budget and wait, unless it talks to another
+    // service; one that sets retryBudget gets a bucket of its own (or none).
+    const family = parent?.shared.baseUrl === this.baseUrl ? parent : undefined;
+    this.#shared = {
+      baseUrl: this.baseUrl,
+      retryBudget:
+        family && !family.ownBudget
+          ? family.shared.retryBudget
+          : createRetryBudget(options.retryBudget),
+      clientWait: family?.shared.clientWait ?? new ClientWait(),
+    };
     const transport = new Transport({
       credential: bearerCredential(apiKey, log),
       baseUrl: this.baseUrl,
@@ -141,6 +172,8 @@ export class Client {
       // The transport writes only info and debug lines: at a quieter level (the default) it gets
       // no log, and builds no line per attempt for nobody.
       log: logsAt(logLevel, 'info') ? log : undefined,
+      retryBudget: this.#shared.retryBudget,
+      clientWait: this.#shared.clientWait,
     });
     this.#transport = transport;
     this.projects = new Projects(transport);
@@ -205,7 +238,13 @@ export class Client {
    * ```
    */
   withOptions(overrides: ClientOptions): Client {
-    return new Client({ ...this.#options, ...overrides });
+    inherited = { shared: this.#shared, ownBudget: Object.hasOwn(overrides, 'retryBudget') };
+    try {
+      return new Client({ ...this.#options, ...overrides });
+    } finally {
+      // Also when the options were refused, so that no later client takes it.
+      inherited = undefined;
+    }
   }
 
   /** Shows the client without its key, in `util.inspect` and `console.log`. */
@@ -224,6 +263,18 @@ export class Client {
   } {
     return { baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
   }
+}
+
+/** The retry budget the option asks for: the defaults, tuned, or none. */
+function createRetryBudget(option: ClientOptions['retryBudget']): RetryBudget | undefined {
+  if (option === false) return undefined;
+  const defaults = retryDefaults.retryBudget;
+  return new RetryBudget(
+    option?.capacity ?? defaults.capacity,
+    option?.retryCost ?? defaults.retryCost,
+    option?.timeoutCost ?? defaults.timeoutCost,
+    retryDefaults.retryBudgetRefund,
+  );
 }
 
 function resolveBaseUrl(baseUrl: string | undefined): string {

@@ -25,7 +25,14 @@ export function logAttempt(
   const attempt = call.attempts;
   const maxAttempts = call.options.maxRetries + 1;
   const label = `attempt ${attempt}/${maxAttempts}`;
-  const retryNote = wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`;
+  // The one line a call whose retry the budget refused writes says so.
+  const budgetSpent = end.kind === 'error' && end.error.retryBudgetExhausted;
+  const retryNote =
+    wait !== undefined
+      ? `; retrying in ${Math.round(wait)} ms`
+      : budgetSpent
+        ? '; not retried: the retry budget is spent'
+        : '';
   const headers: Record<string, string> = {};
   for (const [name, value] of call.request?.headers ?? [])
     headers[name] = scrub(value, call.secrets);
@@ -39,6 +46,7 @@ export function logAttempt(
     maxAttempts,
     durationMs,
     ...(wait === undefined ? {} : { retryInMs: Math.round(wait) }),
+    ...(budgetSpent ? { retryBudgetExhausted: true } : {}),
     requestId,
     headers,
   });

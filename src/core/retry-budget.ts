@@ -1,0 +1,111 @@
+/**
+ * The retry budget: one token bucket per client family (a client, the clients `withOptions` makes
+ * from it, the MCP server's per-request clients), so that an outage does not multiply the load.
+ * Each call's retry ladder is sensible on its own; hundreds of them together, against a service
+ * that is down, triple what it receives. The bucket (the AWS SDKs' retry quota, gRPC's retry
+ * throttling) lets retries through while most calls succeed, and stops them when most fail.
+ */
+import { type AgentChatError, APIConnectionError, addNote } from './errors/index.js';
+
+/**
+ * How the retry budget is sized: the `retryBudget` client option. Every field is optional; one
+ * left out keeps its value in `retryDefaults.retryBudget`.
+ *
+ * @example
+ * ```ts
+ * // A client that makes thousands of calls a minute can afford a deeper bucket.
+ * const client = new Client({ retryBudget: { capacity: 2_000 } });
+ * ```
+ */
+export interface RetryBudgetOptions {
+  /**
+   * The most tokens the bucket holds, and what it starts with.
+   * @default 500
+   */
+  capacity?: number | undefined;
+  /**
+   * Tokens one retry takes after a failed response (a 5xx, 408, 409, 429).
+   * @default 5
+   */
+  retryCost?: number | undefined;
+  /**
+   * Tokens one retry takes after a timeout or a connection failure, which cost the service (or the
+   * network) more than an answer does.
+   * @default 10
+   */
+  timeoutCost?: number | undefined;
+}
+
+/**
+ * What a middleware can read of the client's retry budget (`context.retryBudget`): read at any
+ * moment, it gives the tokens left then. A retry is refused when fewer are left than it costs.
+ *
+ * @example
+ * ```ts
+ * const budgetGauge: Middleware = async (request, next, { retryBudget }) => {
+ *   const response = await next(request);
+ *   if (retryBudget) console.log(`retry budget ${retryBudget.available}/${retryBudget.capacity}`);
+ *   return response;
+ * };
+ * ```
+ */
+export interface RetryBudgetState {
+  /** Tokens left now. */
+  readonly available: number;
+  /** The most the bucket holds. */
+  readonly capacity: number;
+}
+
+/** One client family's token bucket. A few integer operations per call, no allocation. */
+export class RetryBudget implements RetryBudgetState {
+  #tokens: number;
+
+  constructor(
+    readonly capacity: number,
+    readonly retryCost: number,
+    readonly timeoutCost: number,
+    /** Given back by a call that succeeds on its first attempt. */
+    readonly successRefund: number,
+  ) {
+    this.#tokens = capacity;
+  }
+
+  get available(): number {
+    return this.#tokens;
+  }
+
+  /** What a retry after `failure` costs: more after a timeout or a connection failure. */
+  costAfter(failure: AgentChatError): number {
+    return failure instanceof APIConnectionError ? this.timeoutCost : this.retryCost;
+  }
+
+  /** Takes `cost` tokens for a retry; `false`, taking nothing, when fewer are left. */
+  take(cost: number): boolean {
+    if (this.#tokens < cost) return false;
+    this.#tokens -= cost;
+    return true;
+  }
+
+  /**
+   * A call succeeded: it gives back what its retries took (`taken`), or `successRefund` when it
+   * needed none, so that a service that answers refills the bucket. Never above capacity.
+   */
+  refund(taken: number): void {
+    this.#tokens = Math.min(this.capacity, this.#tokens + (taken || this.successRefund));
+  }
+}
+
+/**
+ * Marks `failure` as the end of a call whose retry the budget refused: flagged, and its message
+ * saying why and what to do. It keeps its class (an `InternalServerError` stays one), so that code
+ * catching it by class still does.
+ */
+export function budgetSpent(failure: AgentChatError): AgentChatError {
+  addNote(
+    failure,
+    "; not retried: this client's retry budget is spent, as too many calls failed lately. " +
+      'Calls that succeed refill it; see the retryBudget option.',
+  );
+  Object.defineProperty(failure, 'retryBudgetExhausted', { value: true, enumerable: true });
+  return failure;
+}
