@@ -58,7 +58,11 @@ export interface RetryBudgetState {
 
 /** One client family's token bucket. A few integer operations per call, no allocation. */
 export class RetryBudget implements RetryBudgetState {
-  #tokens: number;
+  /**
+   * Tokens left. A plain field, not a private one behind a getter: a middleware is handed this
+   * object, and whatever it does with it (copy, compare, inspect) must read the count.
+   */
+  available: number;
 
   constructor(
     readonly capacity: number,
@@ -67,11 +71,7 @@ export class RetryBudget implements RetryBudgetState {
     /** Given back by a call that succeeds on its first attempt. */
     readonly successRefund: number,
   ) {
-    this.#tokens = capacity;
-  }
-
-  get available(): number {
-    return this.#tokens;
+    this.available = capacity;
   }
 
   /** What a retry after `failure` costs: more after a timeout or a connection failure. */
@@ -81,8 +81,8 @@ export class RetryBudget implements RetryBudgetState {
 
   /** Takes `cost` tokens for a retry; `false`, taking nothing, when fewer are left. */
   take(cost: number): boolean {
-    if (this.#tokens < cost) return false;
-    this.#tokens -= cost;
+    if (this.available < cost) return false;
+    this.available -= cost;
     return true;
   }
 
@@ -91,7 +91,7 @@ export class RetryBudget implements RetryBudgetState {
    * needed none, so that a service that answers refills the bucket. Never above capacity.
    */
   refund(taken: number): void {
-    this.#tokens = Math.min(this.capacity, this.#tokens + (taken || this.successRefund));
+    this.available = Math.min(this.capacity, this.available + (taken || this.successRefund));
   }
 }
 
