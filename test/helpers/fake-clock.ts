@@ -11,16 +11,20 @@ import type { Outcome } from './reliability.js';
 /**
  * Resolves once `condition()` holds, checking after each turn of the real event loop
  * (`setImmediate`, which the fake clock leaves alone). Unlike `vi.waitFor`, it never moves the fake
- * clock. Throws, naming `what`, after `limitMs` of real time: a hang, not a slow machine.
+ * clock; on each turn it runs the fake timers already due (ky sets one of 0 ms before each retry),
+ * which no amount of waiting would otherwise run. Throws, naming `what`, after `limitMs` of real
+ * time, so that a hang names what never came (and well before a test's own timeout of 5 s; what
+ * the tests wait for takes milliseconds).
  */
 export async function until(
   condition: () => boolean,
   what: string,
-  limitMs = 30_000,
+  limitMs = 4_000,
 ): Promise<void> {
   const started = performance.now();
   while (!condition()) {
     if (performance.now() - started > limitMs) throw new Error(`gave up waiting for ${what}`);
+    if (vi.isFakeTimers()) vi.advanceTimersByTime(0);
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
