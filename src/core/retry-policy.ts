@@ -42,7 +42,14 @@ export const retryDefaults = {
    * tunes it): a retry takes `retryCost` tokens, or `timeoutCost` after a timeout or a connection
    * failure; when fewer are left, the call fails at once instead. It starts full, at `capacity`.
    */
-  retryBudget: { capacity: 500, retryCost: 5, timeoutCost: 10 },
+  retryBudget: {
+    /** The most tokens the bucket holds, and what it starts with. */
+    capacity: 500,
+    /** Tokens a retry after a failed response (a 5xx, 408, 409, 429) takes. */
+    retryCost: 5,
+    /** Tokens a retry after a timeout or a connection failure takes. */
+    timeoutCost: 10,
+  },
   /**
    * Tokens a call that succeeds on its first attempt gives back to the retry budget (one that
    * succeeds after retries gives back what they took). Never above `capacity`.
