@@ -47,19 +47,20 @@ export const clientDefaults = {
  */
 export const withApiKey: unique symbol = Symbol.for('agentchat.withApiKey');
 
-/** What a client family shares: the retry budget and the wait the service asked of it. */
-interface Shared {
+/**
+ * What a client family shares: the retry budget and the wait the service asked of it. A client
+ * keeps it among the options `withOptions` copies, under a symbol of this module's own: no caller
+ * can pass one, and the options' check, which reads string keys, never sees it.
+ */
+const FAMILY = Symbol('family');
+interface Family {
+  /** The service the family calls: a client made for another one starts a family of its own. */
   readonly baseUrl: string;
+  /** The `retryBudget` option the bucket was made from; a child that sets another gets its own. */
+  readonly option: ClientOptions['retryBudget'];
   readonly retryBudget: RetryBudget | undefined;
   readonly clientWait: ClientWait;
 }
-
-/**
- * What `withOptions` hands the client it makes, read and cleared by its constructor in the same
- * synchronous step: the public constructor takes options only, and these are no option.
- * `ownBudget` is true when the overrides name `retryBudget`.
- */
-let inherited: { readonly shared: Shared; readonly ownBudget: boolean } | undefined;
 
 /**
  * The client for the Project and Agent Chat service.
@@ -92,8 +93,6 @@ export class Client {
    * the operations made by `withApiKey`.
    */
   readonly #transport: Transport;
-  /** Shared with the clients `withOptions` makes from this one. */
-  readonly #shared: Shared;
 
   /**
    * Creates a client. Nothing is sent until the first call.
@@ -107,8 +106,6 @@ export class Client {
    * ```
    */
   constructor(options: ClientOptions = {}) {
-    const parent = inherited;
-    inherited = undefined;
     const checked = validate(clientOptionsSchema, options);
     if (!checked.ok) {
       const list = checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
@@ -135,7 +132,27 @@ export class Client {
     // Copies, so that neither the caller nor a derived client can change this one's settings.
     const headers = { ...options.headers };
     const middleware = [...(options.middleware ?? [])];
-    this.#options = { ...options, apiKey, baseUrl: this.baseUrl, headers, middleware };
+    // A client made by withOptions shares its parent's budget and wait, unless it calls another
+    // service; one that sets retryBudget gets a bucket of its own (or none).
+    const parent = (options as { [FAMILY]?: Family })[FAMILY];
+    const sameService = parent?.baseUrl === this.baseUrl;
+    const family: Family = {
+      baseUrl: this.baseUrl,
+      option: options.retryBudget,
+      retryBudget:
+        sameService && parent.option === options.retryBudget
+          ? parent.retryBudget
+          : createRetryBudget(options.retryBudget),
+      clientWait: sameService ? parent.clientWait : new ClientWait(),
+    };
+    this.#options = {
+      ...options,
+      apiKey,
+      baseUrl: this.baseUrl,
+      headers,
+      middleware,
+      [FAMILY]: family,
+    } as ClientOptions;
     const envLevel = readEnv('AGENTCHAT_LOG');
     const logLevel =
       options.logLevel ?? (isLogLevel(envLevel) ? envLevel : clientDefaults.logLevel);
@@ -147,17 +164,6 @@ export class Client {
         `baseUrl ${cut(this.baseUrl)} is plain http to a host other than this machine: the API key travels in clear text. Use https.`,
       );
     }
-    // A client made by withOptions shares its parent's budget and wait, unless it talks to another
-    // service; one that sets retryBudget gets a bucket of its own (or none).
-    const family = parent?.shared.baseUrl === this.baseUrl ? parent : undefined;
-    this.#shared = {
-      baseUrl: this.baseUrl,
-      retryBudget:
-        family && !family.ownBudget
-          ? family.shared.retryBudget
-          : createRetryBudget(options.retryBudget),
-      clientWait: family?.shared.clientWait ?? new ClientWait(),
-    };
     const transport = new Transport({
       credential: bearerCredential(apiKey, log),
       baseUrl: this.baseUrl,
@@ -172,8 +178,8 @@ export class Client {
       // The transport writes only info and debug lines: at a quieter level (the default) it gets
       // no log, and builds no line per attempt for nobody.
       log: logsAt(logLevel, 'info') ? log : undefined,
-      retryBudget: this.#shared.retryBudget,
-      clientWait: this.#shared.clientWait,
+      retryBudget: family.retryBudget,
+      clientWait: family.clientWait,
     });
     this.#transport = transport;
     this.projects = new Projects(transport);
@@ -238,13 +244,7 @@ export class Client {
    * ```
    */
   withOptions(overrides: ClientOptions): Client {
-    inherited = { shared: this.#shared, ownBudget: Object.hasOwn(overrides, 'retryBudget') };
-    try {
-      return new Client({ ...this.#options, ...overrides });
-    } finally {
-      // Also when the options were refused, so that no later client takes it.
-      inherited = undefined;
-    }
+    return new Client({ ...this.#options, ...overrides });
   }
 
   /** Shows the client without its key, in `util.inspect` and `console.log`. */
@@ -273,7 +273,6 @@ function createRetryBudget(option: ClientOptions['retryBudget']): RetryBudget | 
     option?.capacity ?? defaults.capacity,
     option?.retryCost ?? defaults.retryCost,
     option?.timeoutCost ?? defaults.timeoutCost,
-    retryDefaults.retryBudgetRefund,
   );
 }
 

@@ -26,11 +26,10 @@ export function logAttempt(
   const maxAttempts = call.options.maxRetries + 1;
   const label = `attempt ${attempt}/${maxAttempts}`;
   // The one line a call whose retry the budget refused writes says so.
-  const budgetSpent = end.kind === 'error' && end.error.retryBudgetExhausted;
   const retryNote =
     wait !== undefined
       ? `; retrying in ${Math.round(wait)} ms`
-      : budgetSpent
+      : end.kind === 'error' && end.error.retryBudgetExhausted
         ? '; not retried: the retry budget is spent'
         : '';
   const headers: Record<string, string> = {};
@@ -46,7 +45,6 @@ export function logAttempt(
     maxAttempts,
     durationMs,
     ...(wait === undefined ? {} : { retryInMs: Math.round(wait) }),
-    ...(budgetSpent ? { retryBudgetExhausted: true } : {}),
     requestId,
     headers,
   });

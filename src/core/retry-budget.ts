@@ -5,7 +5,9 @@
  * that is down, triple what it receives. The bucket (the AWS SDKs' retry quota, gRPC's retry
  * throttling) lets retries through while most calls succeed, and stops them when most fail.
  */
+import type { Call } from './call.js';
 import { type AgentChatError, APIConnectionError, addNote } from './errors/index.js';
+import { retryDefaults } from './retry-policy.js';
 
 /**
  * How the retry budget is sized: the `retryBudget` client option. Every field is optional; one
@@ -68,44 +70,37 @@ export class RetryBudget implements RetryBudgetState {
     readonly capacity: number,
     readonly retryCost: number,
     readonly timeoutCost: number,
-    /** Given back by a call that succeeds on its first attempt. */
-    readonly successRefund: number,
   ) {
     this.available = capacity;
   }
 
-  /** What a retry after `failure` costs: more after a timeout or a connection failure. */
-  costAfter(failure: AgentChatError): number {
-    return failure instanceof APIConnectionError ? this.timeoutCost : this.retryCost;
-  }
-
-  /** Takes `cost` tokens for a retry; `false`, taking nothing, when fewer are left. */
-  take(cost: number): boolean {
-    if (this.available < cost) return false;
+  /**
+   * Pays for `call`'s retry after `failure` (more after a timeout or a connection failure), or,
+   * when too few tokens are left, marks `failure` as the end of the call and throws it: flagged,
+   * its message saying why and what to do, its class kept (an `InternalServerError` stays one).
+   */
+  pay(call: Call, failure: AgentChatError): void {
+    const cost = failure instanceof APIConnectionError ? this.timeoutCost : this.retryCost;
+    if (this.available < cost) {
+      addNote(
+        failure,
+        "; not retried: the client's retry budget is spent (many calls failed lately); try again later, or tune the retryBudget option",
+      );
+      Object.defineProperty(failure, 'retryBudgetExhausted', { value: true, enumerable: true });
+      throw failure;
+    }
     this.available -= cost;
-    return true;
+    call.retryTokens += cost;
   }
 
   /**
-   * A call succeeded: it gives back what its retries took (`taken`), or `successRefund` when it
-   * needed none, so that a service that answers refills the bucket. Never above capacity.
+   * `call` succeeded: it gives back what its retries took, or `retryBudgetRefund` when it needed
+   * none, so that a service that answers refills the bucket. Never above capacity.
    */
-  refund(taken: number): void {
-    this.available = Math.min(this.capacity, this.available + (taken || this.successRefund));
+  refund(call: Call): void {
+    this.available = Math.min(
+      this.capacity,
+      this.available + (call.retryTokens || retryDefaults.retryBudgetRefund),
+    );
   }
-}
-
-/**
- * Marks `failure` as the end of a call whose retry the budget refused: flagged, and its message
- * saying why and what to do. It keeps its class (an `InternalServerError` stays one), so that code
- * catching it by class still does.
- */
-export function budgetSpent(failure: AgentChatError): AgentChatError {
-  addNote(
-    failure,
-    "; not retried: this client's retry budget is spent, as too many calls failed lately. " +
-      'Calls that succeed refill it; see the retryBudget option.',
-  );
-  Object.defineProperty(failure, 'retryBudgetExhausted', { value: true, enumerable: true });
-  return failure;
 }

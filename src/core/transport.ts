@@ -16,7 +16,7 @@ import { apiPromise } from './api-promise.js';
 import { AttemptFailure, attempt } from './attempt.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, callSending, type Endpoint, responseOf } from './call.js';
-import { type ClientWait, holdCall, holdRetry } from './client-wait.js';
+import { type ClientWait, holdCall, holdRetry, logHeld } from './client-wait.js';
 import { bearerCredential, type Credential } from './credential.js';
 import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
@@ -26,7 +26,7 @@ import {
   type RequestOptions,
   requestOptionsSchema,
 } from './options.js';
-import { budgetSpent, type RetryBudget } from './retry-budget.js';
+import type { RetryBudget } from './retry-budget.js';
 import { retryDelay, retryOptions, sleep } from './retry-policy.js';
 import { outOfTime, toAgentChatError } from './to-agentchat-error.js';
 import { fieldsAt, validate } from './validation.js';
@@ -122,6 +122,7 @@ export class Transport {
       call.rejectedToken = call.authorization?.token;
       kyOptions.retry = { limit: call.options.maxRetries - (call.attempts - 1) };
       try {
+        await holdCall(call, log);
         call.data = await this.#dispatch(kyOptions);
       } catch (replayError) {
         throw this.#fail(call, replayError);
@@ -129,7 +130,7 @@ export class Transport {
     }
     // The attempt that succeeded left its response on the call, its body read.
     if (log) logAttempt(log, 'debug', call, { kind: 'response', response: responseOf(call) });
-    call.options.retryBudget?.refund(call.retryTokens);
+    call.options.retryBudget?.refund(call);
     return call;
   }
 
@@ -309,13 +310,10 @@ function judgeFailure(
   // Thrown from ky's retry decision, it ends the call as it is.
   if (wait === 'out-of-time') throw outOfTime(call);
   if (wait === undefined) return false;
-  const total = holdRetry(call, wait, failure, log);
-  const budget = call.options.retryBudget;
-  if (budget) {
-    const cost = budget.costAfter(failure);
-    if (!budget.take(cost)) throw budgetSpent(failure);
-    call.retryTokens += cost;
-  }
+  const total = holdRetry(call, wait, failure);
+  // Paid only for a retry that will be made: past the checks of the wait and the deadline.
+  call.options.retryBudget?.pay(call, failure);
+  if (total > wait) logHeld(call, total - wait, log);
   if (log) logAttempt(log, 'debug', call, { kind: 'error', error: failure }, total);
   // Another call's 429 may have set a client-wide wait during this one.
   return sleep(total, call.options.signal)
