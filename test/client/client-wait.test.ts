@@ -5,7 +5,7 @@
  * call was held), never while a request is on the wire.
  */
 import type { ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ClientWait } from '../../src/core/client-wait.js';
 import {
   APITimeoutError,
@@ -15,7 +15,7 @@ import {
   type Middleware,
   RateLimitError,
 } from '../../src/index.js';
-import { until } from '../helpers/fake-clock.js';
+import { until, useFakeClock } from '../helpers/fake-clock.js';
 import { json, project, startHostileServer } from '../helpers/hostile-server.js';
 import { recordingLogger } from '../helpers/reliability.js';
 
@@ -23,12 +23,7 @@ const apiKey = 'sk_live_wait_3e8f1a6b2c';
 const server = await startHostileServer();
 afterAll(() => server.close());
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** When each request reached the server, on the fake clock (the server runs in this process). */
 let arrivals: number[];

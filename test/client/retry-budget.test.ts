@@ -4,7 +4,7 @@
  * running call waits on a timer (test/helpers/fake-clock.ts), so hundreds of calls take the time
  * their requests take, however busy the machine.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   AgentChatError,
   APIConnectionError,
@@ -15,7 +15,12 @@ import {
   type RetryBudgetState,
   retryDefaults,
 } from '../../src/index.js';
-import { type CallWatch, settleOnFakeClock, watchCalls } from '../helpers/fake-clock.js';
+import {
+  type CallWatch,
+  settleOnFakeClock,
+  useFakeClock,
+  watchCalls,
+} from '../helpers/fake-clock.js';
 import { json, project, startHostileServer } from '../helpers/hostile-server.js';
 import { recordingLogger } from '../helpers/reliability.js';
 
@@ -26,12 +31,7 @@ afterAll(() => server.close());
 /** For the tests of hundreds of calls over real sockets: seconds on a machine busy with other work. */
 const HEAVY = 60_000;
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 let watch: CallWatch;
 /** A client whose calls `run` can drive on the fake clock. */

@@ -4,9 +4,22 @@
  * wait for an event (a request arriving, every call waiting on a timer), then move it. Nothing here
  * depends on how fast the machine is.
  */
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { Logger, Middleware } from '../../src/index.js';
 import type { Outcome } from './reliability.js';
+
+/**
+ * Puts every test of the file on the fake clock: `setTimeout`, `clearTimeout` and `Date` only, so
+ * that `setImmediate` and the sockets stay real and `until` can wait on them.
+ */
+export function useFakeClock(): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
 
 /**
  * Resolves once `condition()` holds, checking after each turn of the real event loop
