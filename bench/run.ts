@@ -74,7 +74,7 @@ for (const fact of describeMachine()) out(`- ${fact}`);
 out();
 
 /** The browser bundle of a page making the three calls, min + gzip (the size test's budget). */
-const BUNDLE_BUDGET = 24 * 1024;
+const BUNDLE_BUDGET = 25 * 1024;
 
 if (wants('bundle')) {
   progress('bundling');

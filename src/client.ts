@@ -1,4 +1,5 @@
 import type { APIPromise } from './core/api-promise.js';
+import { ClientWait } from './core/client-wait.js';
 import { bearerCredential } from './core/credential.js';
 import {
   type CustomRequest,
@@ -8,6 +9,7 @@ import {
 import { AgentChatError, cut } from './core/errors/index.js';
 import { createLog, isLogLevel, logsAt } from './core/logger.js';
 import { type ClientOptions, clientOptionsSchema, urlCharacters } from './core/options.js';
+import { RetryBudget } from './core/retry-budget.js';
 import { retryDefaults } from './core/retry-policy.js';
 import type { StandardSchemaV1, StandardSchemaV1InferOutput } from './core/standard-schema.js';
 import { Transport } from './core/transport.js';
@@ -44,6 +46,21 @@ export const clientDefaults = {
  * @internal
  */
 export const withApiKey: unique symbol = Symbol.for('agentchat.withApiKey');
+
+/**
+ * What a client family shares: the retry budget and the wait the service asked of it. A client
+ * keeps it among the options `withOptions` copies, under a symbol of this module's own: no caller
+ * can pass one, and the options' check, which reads string keys, never sees it.
+ */
+const FAMILY = Symbol('family');
+interface Family {
+  /** The service the family calls: a client made for another one starts a family of its own. */
+  readonly baseUrl: string;
+  /** The `retryBudget` option the bucket was made from; a child that sets another gets its own. */
+  readonly option: ClientOptions['retryBudget'];
+  readonly retryBudget: RetryBudget | undefined;
+  readonly clientWait: ClientWait;
+}
 
 /**
  * The client for the Project and Agent Chat service.
@@ -115,7 +132,27 @@ export class Client {
     // Copies, so that neither the caller nor a derived client can change this one's settings.
     const headers = { ...options.headers };
     const middleware = [...(options.middleware ?? [])];
-    this.#options = { ...options, apiKey, baseUrl: this.baseUrl, headers, middleware };
+    // A client made by withOptions shares its parent's budget and wait, unless it calls another
+    // service; one that sets retryBudget gets a bucket of its own (or none).
+    const parent = (options as { [FAMILY]?: Family })[FAMILY];
+    const sameService = parent?.baseUrl === this.baseUrl;
+    const family: Family = {
+      baseUrl: this.baseUrl,
+      option: options.retryBudget,
+      retryBudget:
+        sameService && parent.option === options.retryBudget
+          ? parent.retryBudget
+          : createRetryBudget(options.retryBudget),
+      clientWait: sameService ? parent.clientWait : new ClientWait(),
+    };
+    this.#options = {
+      ...options,
+      apiKey,
+      baseUrl: this.baseUrl,
+      headers,
+      middleware,
+      [FAMILY]: family,
+    } as ClientOptions;
     const envLevel = readEnv('AGENTCHAT_LOG');
     const logLevel =
       options.logLevel ?? (isLogLevel(envLevel) ? envLevel : clientDefaults.logLevel);
@@ -141,6 +178,8 @@ export class Client {
       // The transport writes only info and debug lines: at a quieter level (the default) it gets
       // no log, and builds no line per attempt for nobody.
       log: logsAt(logLevel, 'info') ? log : undefined,
+      retryBudget: family.retryBudget,
+      clientWait: family.clientWait,
     });
     this.#transport = transport;
     this.projects = new Projects(transport);
@@ -224,6 +263,17 @@ export class Client {
   } {
     return { baseUrl: this.baseUrl, maxRetries: this.maxRetries, timeout: this.timeout };
   }
+}
+
+/** The retry budget the option asks for: the defaults, tuned, or none. */
+function createRetryBudget(option: ClientOptions['retryBudget']): RetryBudget | undefined {
+  if (option === false) return undefined;
+  const defaults = retryDefaults.retryBudget;
+  return new RetryBudget(
+    option?.capacity ?? defaults.capacity,
+    option?.retryCost ?? defaults.retryCost,
+    option?.timeoutCost ?? defaults.timeoutCost,
+  );
 }
 
 function resolveBaseUrl(baseUrl: string | undefined): string {

@@ -58,6 +58,7 @@ export type {
   RequestOptions,
 } from './core/options.js';
 export { path } from './core/path.js';
+export type { RetryBudgetOptions, RetryBudgetState } from './core/retry-budget.js';
 export { retryDefaults } from './core/retry-policy.js';
 export type {
   StandardSchemaV1,

@@ -25,7 +25,13 @@ export function logAttempt(
   const attempt = call.attempts;
   const maxAttempts = call.options.maxRetries + 1;
   const label = `attempt ${attempt}/${maxAttempts}`;
-  const retryNote = wait === undefined ? '' : `; retrying in ${Math.round(wait)} ms`;
+  // The one line a call whose retry the budget refused writes says so.
+  const retryNote =
+    wait !== undefined
+      ? `; retrying in ${Math.round(wait)} ms`
+      : end.kind === 'error' && end.error.retryBudgetExhausted
+        ? '; not retried: the retry budget is spent'
+        : '';
   const headers: Record<string, string> = {};
   for (const [name, value] of call.request?.headers ?? [])
     headers[name] = scrub(value, call.secrets);

@@ -109,6 +109,9 @@ async function exchange(
     );
   }
   refuseRedirect(call, response);
+  // A 429 or 503 that names a wait holds the client's other calls from now, not from when this
+  // one's retry decision reads it.
+  call.options.clientWait.note(response);
 
   // The body as text, read as a stream and counted after content decoding (fetch decodes gzip and
   // deflate itself), so that memory stays bounded by the limit, not by what the server sends.
@@ -255,6 +258,8 @@ function middlewareContext(call: Call, request: Request): MiddlewareContext {
     maxRetries: call.options.maxRetries,
     idempotencyKey: call.options.idempotencyKey,
     signal: request.signal,
+    heldMs: call.heldMs,
+    retryBudget: call.options.retryBudget,
   };
 }
 

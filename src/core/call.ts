@@ -1,8 +1,10 @@
 import type * as z from 'zod/mini';
+import type { ClientWait } from './client-wait.js';
 import type { Authorization, Credential } from './credential.js';
 import type { AgentChatError, CallSite } from './errors/index.js';
 import type { Middleware } from './middleware.js';
 import type { bodyRequestOptionsSchema } from './options.js';
+import type { RetryBudget } from './retry-budget.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 
 /**
@@ -93,6 +95,10 @@ export class Call {
   rejectedToken: string | undefined;
   /** The SDK error the latest attempt's failure was read as, so that it is read once. */
   failure: { readonly source: unknown; readonly error: AgentChatError } | undefined;
+  /** Tokens the call's retries took from the retry budget: what it gives back if it succeeds. */
+  retryTokens = 0;
+  /** How long the call has waited, so far, for a wait the service asked of the whole client. */
+  heldMs = 0;
 
   constructor(
     readonly endpoint: Endpoint<unknown, unknown>,
@@ -111,6 +117,10 @@ export class Call {
       readonly idempotencyKey: string | undefined;
       /** Run around every attempt: the client's, then the call's. */
       readonly middleware: readonly Middleware[];
+      /** The retry budget of the client family; `undefined` when `retryBudget: false`. */
+      readonly retryBudget: RetryBudget | undefined;
+      /** The wait a 429 or 503 asked of the client family, which each attempt honours. */
+      readonly clientWait: ClientWait;
     },
   ) {
     this.deadline =

@@ -1,3 +1,5 @@
+import type { RetryBudgetState } from './retry-budget.js';
+
 /**
  * Middleware: functions run around every attempt, under ky's retries, so that each retry is seen
  * as its own attempt. They may read or replace the request and the response, to log, trace, add
@@ -11,6 +13,7 @@
  * ```ts
  * const logAttempts: Middleware = async (request, next, context) => {
  *   console.log(`${context.operation} attempt ${context.attempt + 1} of ${context.maxRetries + 1}`);
+ *   if (context.heldMs > 0) console.log(`held ${context.heldMs} ms by the service's Retry-After`);
  *   return next(request);
  * };
  * ```
@@ -26,6 +29,18 @@ export interface MiddlewareContext {
   readonly idempotencyKey: string | undefined;
   /** Fires when this attempt ends early: its timeout, or the caller's abort. */
   readonly signal: AbortSignal;
+  /**
+   * How long the call has waited so far, in ms, because a 429 or 503 with `Retry-After` (to this
+   * call or another of the client) asked the whole client to wait; 0 when it never did. Such a
+   * wait is also logged at `info`.
+   */
+  readonly heldMs: number;
+  /**
+   * The client's retry budget, read live: after `next` resolves with a failure, `available` below
+   * what a retry costs (`retryDefaults.retryBudget`) means the call ends with this attempt, its
+   * error flagged `retryBudgetExhausted`. `undefined` when the client has `retryBudget: false`.
+   */
+  readonly retryBudget: RetryBudgetState | undefined;
 }
 
 /**

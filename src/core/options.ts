@@ -3,7 +3,8 @@ import { jsonObjectSchema } from '../schemas.js';
 import type { ApiKeyFunction } from './credential.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 import type { Middleware } from './middleware.js';
-import { nonEmptyString } from './validation.js';
+import type { RetryBudgetOptions } from './retry-budget.js';
+import { nonEmptyString, validate } from './validation.js';
 
 /**
  * Options for one call, the last argument of every method. Each overrides the client's own.
@@ -146,6 +147,21 @@ export interface ClientOptions {
    */
   maxRetries?: number | undefined;
   /**
+   * The retry budget: one token bucket shared by this client and every client made from it by
+   * `withOptions` (unless it sets its own `retryBudget` or `baseUrl`). A retry takes `retryCost`
+   * tokens (`timeoutCost` after a timeout or a connection failure); a call that succeeds gives back
+   * 1, or what its retries took. When the bucket cannot pay, the call fails at once with its last
+   * error, flagged `retryBudgetExhausted`: under an outage a busy client settles at about one
+   * attempt per call instead of `maxRetries + 1`. `false` turns it off. See docs/retries.md.
+   * @default { capacity: 500, retryCost: 5, timeoutCost: 10 } (`retryDefaults.retryBudget`)
+   * @example
+   * ```ts
+   * // A batch job that would rather retry everything, whatever it costs the service.
+   * new Client({ baseUrl: 'https://host/api', retryBudget: false });
+   * ```
+   */
+  retryBudget?: RetryBudgetOptions | false | undefined;
+  /**
    * How long one attempt may take, in ms, including reading the response body.
    * @default 60000
    */
@@ -255,7 +271,7 @@ export const urlCharacters = /^[!-~\u00a1-\uffff]*$/;
 const headerValueMessage =
   'must not contain line breaks, control characters or characters above U+00FF';
 // Custom checks rather than z.record and z.array, which would add 0.6 KiB min+gzip to browser
-// bundles (the 24 KiB budget, test/package/bundle.test.ts, has no room for them).
+// bundles (the 25 KiB budget, test/package/bundle.test.ts, has no room for them).
 const headersSchema = z.custom<Record<string, string>>().check(
   z.superRefine((value, context) => {
     const problem = (message: string, path: string[] = []) =>
@@ -320,6 +336,42 @@ export const bodyRequestOptionsSchema = z.strictObject({
   extraBody: z.optional(jsonObjectSchema),
 });
 
+/** The largest a retry budget's numbers may be: far past any use, well inside integer arithmetic. */
+const MAX_BUDGET = 1_000_000;
+const retryBudgetFields = z.strictObject({
+  capacity: z.optional(numberWithin(1, MAX_BUDGET, true)),
+  retryCost: z.optional(numberWithin(0, MAX_BUDGET, true)),
+  timeoutCost: z.optional(numberWithin(0, MAX_BUDGET, true)),
+});
+/**
+ * `false`, or the budget's numbers. A custom check rather than z.union, which would add 0.3 KiB
+ * min+gzip to browser bundles; the object's own issues (a misspelt field's "did you mean" among
+ * them) are passed on under `retryBudget`.
+ */
+const retryBudgetSchema = z.custom<RetryBudgetOptions | false>().check(
+  z.superRefine((value, context) => {
+    if (value === false) return;
+    if (typeof value !== 'object' || value === null) {
+      context.addIssue({
+        code: 'custom',
+        message: 'expected false or an object of capacity, retryCost and timeoutCost',
+        input: value,
+      });
+      return;
+    }
+    const checked = validate(retryBudgetFields, value);
+    if (checked.ok) return;
+    for (const issue of checked.issues) {
+      context.addIssue({
+        code: 'custom',
+        message: issue.message,
+        path: [issue.path],
+        input: value,
+      });
+    }
+  }),
+);
+
 export const clientOptionsSchema = z.strictObject({
   // One custom check rather than z.union, which would add 0.3 KiB min+gzip to browser bundles.
   apiKey: z.optional(
@@ -343,6 +395,7 @@ export const clientOptionsSchema = z.strictObject({
   ),
   baseUrl: z.optional(z.string()),
   maxRetries: z.optional(maxRetriesSchema),
+  retryBudget: z.optional(retryBudgetSchema),
   timeout: z.optional(timeoutSchema),
   totalTimeout: z.optional(timeoutSchema),
   maxResponseBytes: z.optional(maxResponseBytesSchema),
@@ -364,7 +417,7 @@ export const clientOptionsSchema = z.strictObject({
     ),
   ),
   // The logger's own guard rather than z.enum: zod's enum schema alone adds 0.3 KiB min+gzip to a
-  // browser bundle, which the 24 KiB budget (test/package/bundle.test.ts) has no room for.
+  // browser bundle, which the 25 KiB budget (test/package/bundle.test.ts) has no room for.
   logLevel: z.optional(
     z.custom<LogLevel>(isLogLevel, {
       message: "expected 'off', 'error', 'warn', 'info' or 'debug'",

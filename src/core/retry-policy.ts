@@ -2,7 +2,9 @@
  * The retry policy, whole: which failures are retried and how long to wait before each retry.
  * Its numbers live in `retryDefaults`. ky runs the retries (the limit, the re-sent request); this
  * module tells it, through `retry.shouldRetry`, what the contract decides, and waits: POSTs retry under one Idempotency-Key, `retry-after-ms` beats `Retry-After`,
- * a server wait above 60 s fails at once, and `x-should-retry` overrides the status.
+ * a server wait above 60 s fails at once, and `x-should-retry` overrides the status. What one
+ * client's calls decide together lives beside it: the retry budget (`retry-budget.ts`) and the
+ * client-wide wait a `Retry-After` sets (`client-wait.ts`).
  */
 import type { RetryOptions } from 'ky';
 import { type AgentChatError, APIConnectionError, APIError } from './errors/index.js';
@@ -15,6 +17,9 @@ import { type AgentChatError, APIConnectionError, APIError } from './errors/inde
  * ```ts
  * // The longest a call with default options can spend waiting between attempts.
  * const worstCaseWait = retryDefaults.initialDelayMs * (1 + 2); // 1 500 ms over 2 retries
+ * // How many failed responses a fresh client retries before its budget stops it: 100.
+ * const { capacity, retryCost } = retryDefaults.retryBudget;
+ * const retriesBeforeTheBudgetStops = capacity / retryCost;
  * ```
  */
 export const retryDefaults = {
@@ -26,8 +31,30 @@ export const retryDefaults = {
   maxDelayMs: 8_000,
   /** Up to this share of a backoff is taken off at random, so clients do not retry in step. */
   jitter: 0.25,
-  /** A server that asks for a longer wait than this is not waited for: the error is thrown. */
+  /**
+   * A server that asks for a longer wait than this is not waited for: the error is thrown. The
+   * same holds for the client-wide wait a 429 or 503 sets: a call that would have to wait longer
+   * fails at once with `RateLimitError`, nothing sent.
+   */
   maxServerWaitMs: 60_000,
+  /**
+   * The retry budget shared by a client and the clients made from it (the `retryBudget` option
+   * tunes it): a retry takes `retryCost` tokens, or `timeoutCost` after a timeout or a connection
+   * failure; when fewer are left, the call fails at once instead. It starts full, at `capacity`.
+   */
+  retryBudget: {
+    /** The most tokens the bucket holds, and what it starts with. */
+    capacity: 500,
+    /** Tokens a retry after a failed response (a 5xx, 408, 409, 429) takes. */
+    retryCost: 5,
+    /** Tokens a retry after a timeout or a connection failure takes. */
+    timeoutCost: 10,
+  },
+  /**
+   * Tokens a call that succeeds on its first attempt gives back to the retry budget (one that
+   * succeeds after retries gives back what they took). Never above `capacity`.
+   */
+  retryBudgetRefund: 1,
 } as const;
 
 /** True when the status alone makes a failed response worth another attempt. */

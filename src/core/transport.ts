@@ -16,6 +16,7 @@ import { apiPromise } from './api-promise.js';
 import { AttemptFailure, attempt } from './attempt.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, callSending, type Endpoint, responseOf } from './call.js';
+import { type ClientWait, holdCall, holdRetry, logHeld } from './client-wait.js';
 import { bearerCredential, type Credential } from './credential.js';
 import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
@@ -25,6 +26,7 @@ import {
   type RequestOptions,
   requestOptionsSchema,
 } from './options.js';
+import type { RetryBudget } from './retry-budget.js';
 import { retryDelay, retryOptions, sleep } from './retry-policy.js';
 import { outOfTime, toAgentChatError } from './to-agentchat-error.js';
 import { fieldsAt, validate } from './validation.js';
@@ -51,6 +53,10 @@ export interface TransportConfig {
   readonly log: Log | undefined;
   /** Run around every attempt, in order. */
   readonly middleware: readonly Middleware[];
+  /** Shared by the client family; `undefined` when `retryBudget: false`. */
+  readonly retryBudget: RetryBudget | undefined;
+  /** The wait a 429 or 503 asked of the client family; shared like the budget. */
+  readonly clientWait: ClientWait;
 }
 
 /** Sends calls for one client. Holds the key, so it keeps its config in a private field. */
@@ -98,6 +104,13 @@ export class Transport {
     const { call } = kyOptions;
     const log = this.#config.log;
     try {
+      const held = holdCall(call, log);
+      if (held) {
+        await held;
+        // ky's clock for totalTimeout starts when it is called: what the wait left, not all of it.
+        if (kyOptions.totalTimeout !== undefined)
+          kyOptions.totalTimeout = call.deadline - Date.now();
+      }
       call.data = await this.#dispatch(kyOptions);
     } catch (error) {
       if (!this.#shouldReplay(call, error)) throw this.#fail(call, error);
@@ -109,6 +122,7 @@ export class Transport {
       call.rejectedToken = call.authorization?.token;
       kyOptions.retry = { limit: call.options.maxRetries - (call.attempts - 1) };
       try {
+        await holdCall(call, log);
         call.data = await this.#dispatch(kyOptions);
       } catch (replayError) {
         throw this.#fail(call, replayError);
@@ -116,6 +130,7 @@ export class Transport {
     }
     // The attempt that succeeded left its response on the call, its body read.
     if (log) logAttempt(log, 'debug', call, { kind: 'response', response: responseOf(call) });
+    call.options.retryBudget?.refund(call);
     return call;
   }
 
@@ -182,6 +197,8 @@ export class Transport {
         middleware: options.middleware
           ? [...this.#config.middleware, ...options.middleware]
           : this.#config.middleware,
+        retryBudget: this.#config.retryBudget,
+        clientWait: this.#config.clientWait,
       },
     );
     const kyOptions: CallOptions = { method, call };
@@ -275,7 +292,9 @@ function createKy(config: TransportConfig): KyInstance {
 /**
  * ky's retry decision, the same function for every call: finds the call a failed attempt belongs
  * to, reads the failure as the SDK error it stands for, and asks the policy; when it says to
- * retry, waits as long as it says (the caller's abort ends the wait) and answers `true`.
+ * retry, waits as long as it says, or until the client-wide wait ends if that is later (the
+ * caller's abort ends the wait), pays the retry from the budget, and answers `true`. A budget that
+ * cannot pay ends the call at once with the failure, flagged.
  */
 function judgeFailure(
   error: Error,
@@ -291,8 +310,15 @@ function judgeFailure(
   // Thrown from ky's retry decision, it ends the call as it is.
   if (wait === 'out-of-time') throw outOfTime(call);
   if (wait === undefined) return false;
-  if (log) logAttempt(log, 'debug', call, { kind: 'error', error: failure }, wait);
-  return sleep(wait, call.options.signal).then(() => true);
+  const total = holdRetry(call, wait, failure);
+  // Paid only for a retry that will be made: past the checks of the wait and the deadline.
+  call.options.retryBudget?.pay(call, failure);
+  if (total > wait) logHeld(call, total - wait, log);
+  if (log) logAttempt(log, 'debug', call, { kind: 'error', error: failure }, total);
+  // Another call's 429 may have set a client-wide wait during this one.
+  return sleep(total, call.options.signal)
+    .then(() => holdCall(call, log))
+    .then(() => true);
 }
 
 /**

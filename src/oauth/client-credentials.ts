@@ -4,6 +4,7 @@
  * of expiry while calls go on with the old one; never sent once expired.
  */
 import * as z from 'zod/mini';
+import { ClientWait } from '../core/client-wait.js';
 import type { ApiKeyContext, ApiKeyFunction } from '../core/credential.js';
 import { AgentChatError, APIError, OAuthError } from '../core/errors/index.js';
 import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
@@ -173,6 +174,10 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
     userAgent: userAgent(),
     log: undefined,
     middleware: [],
+    // At most one token request is in flight, so its retries cannot pile up into a storm; a
+    // Retry-After from the token endpoint holds this provider's next request, not the service's.
+    retryBudget: undefined,
+    clientWait: new ClientWait(),
   });
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
 

@@ -62,6 +62,23 @@ describe('configuration', () => {
     [{ baseUrl: 'https://host/api/v1' }, /drop the trailing \/v1 \(use "https:\/\/host\/api"\)/],
     [{ baseUrl: 'https://host/v1/' }, /drop the trailing \/v1/],
     [{ middleware: [42] }, /middleware.0: expected a function/],
+    [
+      { retryBudget: { capcity: 100 } },
+      /retryBudget.capcity: is not a known field; did you mean capacity\?/,
+    ],
+    [
+      { retryBudget: { retryCost: 1.5 } },
+      /retryBudget.retryCost: expected an integer, received 1.5$/,
+    ],
+    [{ retryBudget: { capacity: 0 } }, /retryBudget.capacity: must be at least 1$/],
+    [
+      { retryBudget: { timeoutCost: 'high' } },
+      /retryBudget.timeoutCost: expected a number, received string$/,
+    ],
+    [
+      { retryBudget: true },
+      /retryBudget: expected false or an object of capacity, retryCost and timeoutCost$/,
+    ],
   ])('refuses %o with a clear AgentChatError', (options, message) => {
     const make = () =>
       new Client({ apiKey: API_KEY, baseUrl: mock.baseUrl, ...(options as object) });

@@ -16,6 +16,17 @@ export const project = {
   createdAt: '2026-01-01T00:00:00Z',
 };
 
+/** Answers with `status` and `body` as JSON (a string as it is), with any extra `headers`. */
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
 /** Answers one request; `index` counts requests from 0 since the server started or was reset. */
 export type HostileHandler = (req: IncomingMessage, res: ServerResponse, index: number) => void;
 

@@ -18,17 +18,12 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
 } from '../../src/index.js';
-import { project, startHostileServer } from '../helpers/hostile-server.js';
+import { json, project, startHostileServer } from '../helpers/hostile-server.js';
 import { leaksOf, recordingLogger } from '../helpers/reliability.js';
 
 const apiKey = 'sk_live_0f9e8d7c6b5a4f3e2d1c0b9a';
 const server = await startHostileServer();
 afterAll(() => server.close());
-
-function json(res: ServerResponse, status: number, body: unknown, headers = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
-}
 
 /**
  * Writes `total` zero bytes through `encoder` (or as they are), 64 KiB at a time and only as

@@ -56,6 +56,26 @@ export class AgentChatError extends Error {
     this.name = kinds[0] ?? 'AgentChatError';
   }
 
+  /**
+   * True when the call ended at once, unretried, because the client's retry budget was spent:
+   * many of its calls failed lately, so the client stopped retrying to spare the service (see the
+   * `retryBudget` option). The error is otherwise the last attempt's own; false for every other.
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await client.projects.get('proj_123');
+   * } catch (error) {
+   *   if (error instanceof AgentChatError && error.retryBudgetExhausted) {
+   *     console.error('The service is failing; not piling retries on it.');
+   *   }
+   * }
+   * ```
+   */
+  get retryBudgetExhausted(): boolean {
+    return false;
+  }
+
   /** Brand check: true for errors of this class from any copy of the package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A user's own subclass has no brand of its own; judge it by its prototype chain.
@@ -78,6 +98,15 @@ export class AgentChatError extends Error {
 
 /** The longest message an error has, in characters. */
 const MAX_MESSAGE_LENGTH = 1_000;
+
+/**
+ * Ends `error`'s message with `note`, what comes before cut so that the note always shows: for an
+ * error made for an attempt that the client then decides about. Nobody has read it yet, so its
+ * stack (formatted on first read) carries the new message too.
+ */
+export function addNote(error: AgentChatError, note: string): void {
+  error.message = cut(error.message, MAX_MESSAGE_LENGTH - note.length) + note;
+}
 /** The longest a value quoted in a message (a path, a server's message, a Location) is shown. */
 const MAX_QUOTED_LENGTH = 200;
 

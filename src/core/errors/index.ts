@@ -1,5 +1,11 @@
 /** Every error this package throws, all under {@link AgentChatError}. */
-export { AgentChatError, type CallSite, cut, describeCall } from './agentchat-error.js';
+export {
+  AgentChatError,
+  addNote,
+  type CallSite,
+  cut,
+  describeCall,
+} from './agentchat-error.js';
 export { APIError, type APIErrorDetails } from './api-error.js';
 export { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 export { createAPIError } from './create-api-error.js';
