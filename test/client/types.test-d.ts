@@ -1,20 +1,28 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  type APIError,
   type APIPromise,
   type ApiKeyContext,
   type ApiKeyFunction,
+  type AuthenticationError,
+  type BadRequestError,
   type ChatReply,
   Client,
   type ClientCredentialsOptions,
+  type ConflictError,
   type CreatedProject,
   clientCredentials,
+  type InternalServerError,
   type Middleware,
   type MiddlewareContext,
+  NotFoundError,
   type OAuthError,
+  type PermissionDeniedError,
   type Project,
   type ProjectStatus,
   type RateLimitError,
   type TokenCache,
+  type UnprocessableEntityError,
   type WithResponse,
 } from '../../src/index.js';
 
@@ -49,7 +57,19 @@ describe('types', () => {
 
   it('types error fields', () => {
     expectTypeOf<RateLimitError['retryAfter']>().toEqualTypeOf<number | undefined>();
-    expectTypeOf<RateLimitError['status']>().toEqualTypeOf<number>();
+    // Each status class carries its literal status, as openai-node's do; APIError stays general.
+    expectTypeOf<RateLimitError['status']>().toEqualTypeOf<429>();
+    expectTypeOf<NotFoundError['status']>().toEqualTypeOf<404>();
+    expectTypeOf<BadRequestError['status']>().toEqualTypeOf<400>();
+    expectTypeOf<AuthenticationError['status']>().toEqualTypeOf<401>();
+    expectTypeOf<PermissionDeniedError['status']>().toEqualTypeOf<403>();
+    expectTypeOf<ConflictError['status']>().toEqualTypeOf<409>();
+    expectTypeOf<UnprocessableEntityError['status']>().toEqualTypeOf<422>();
+    expectTypeOf<InternalServerError['status']>().toEqualTypeOf<number>();
+    expectTypeOf<APIError['status']>().toEqualTypeOf<number>();
+    // Narrowing by instanceof gives the literal.
+    const narrow = (error: unknown) => (error instanceof NotFoundError ? error.status : undefined);
+    expectTypeOf(narrow).returns.toEqualTypeOf<404 | undefined>();
   });
 
   it('refuses wrong calls at compile time', () => {

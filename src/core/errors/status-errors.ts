@@ -16,6 +16,8 @@ import { APIError, type APIErrorDetails } from './api-error.js';
  */
 export class BadRequestError extends APIError {
   static override readonly errorName: string = 'BadRequestError';
+  /** Always 400: the class is chosen by it, so code that narrows to it knows the status. */
+  declare readonly status: 400;
 }
 /**
  * 401: the API key is missing, malformed or unknown. Not retried.
@@ -31,6 +33,8 @@ export class BadRequestError extends APIError {
  */
 export class AuthenticationError extends APIError {
   static override readonly errorName: string = 'AuthenticationError';
+  /** Always 401: the class is chosen by it, so code that narrows to it knows the status. */
+  declare readonly status: 401;
 }
 /**
  * 403: the key is valid but may not do this. Not retried.
@@ -46,6 +50,8 @@ export class AuthenticationError extends APIError {
  */
 export class PermissionDeniedError extends APIError {
   static override readonly errorName: string = 'PermissionDeniedError';
+  /** Always 403: the class is chosen by it, so code that narrows to it knows the status. */
+  declare readonly status: 403;
 }
 /**
  * 404: no such project (or route). Not retried.
@@ -60,6 +66,8 @@ export class PermissionDeniedError extends APIError {
  */
 export class NotFoundError extends APIError {
   static override readonly errorName: string = 'NotFoundError';
+  /** Always 404: the class is chosen by it, so code that narrows to it knows the status. */
+  declare readonly status: 404;
 }
 /**
  * 409: a conflict, such as a request whose `Idempotency-Key` is still being processed by an
@@ -79,6 +87,8 @@ export class NotFoundError extends APIError {
  */
 export class ConflictError extends APIError {
   static override readonly errorName: string = 'ConflictError';
+  /** Always 409: the class is chosen by it, so code that narrows to it knows the status. */
+  declare readonly status: 409;
 }
 /**
  * 422: the request was well-formed but its content was refused, such as an `Idempotency-Key`
@@ -95,6 +105,8 @@ export class ConflictError extends APIError {
  */
 export class UnprocessableEntityError extends APIError {
   static override readonly errorName: string = 'UnprocessableEntityError';
+  /** Always 422: the class is chosen by it, so code that narrows to it knows the status. */
+  declare readonly status: 422;
 }
 /**
  * 429: too many requests. `retryAfter` says how long the service asked to wait, when it did.
@@ -113,6 +125,8 @@ export class UnprocessableEntityError extends APIError {
  */
 export class RateLimitError extends APIError {
   static override readonly errorName: string = 'RateLimitError';
+  /** Always 429: the class is chosen by it, so code that narrows to it knows the status. */
+  declare readonly status: 429;
   /** How long the service asked to wait before the next request, in ms, when it said. */
   readonly retryAfter: number | undefined;
 
