@@ -50,3 +50,35 @@ export async function rawExchange(url: string, head: string): Promise<RawAnswer>
   socket.write(`${head}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
   return answer;
 }
+
+/**
+ * Writes `total` bytes of body (`Infinity` for an endless one) to `socket` in 64 KiB chunks, as
+ * fast as the server reads them and no faster, in chunked encoding when `chunked`. Stops when the
+ * server closes the connection; resolves with how many bytes were written by then.
+ */
+export function streamBody(socket: Socket, total: number, chunked: boolean): Promise<number> {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const framed = chunked
+    ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])
+    : chunk;
+  return new Promise((resolve) => {
+    let written = 0;
+    let done = false;
+    const finish = () => {
+      done = true;
+      resolve(written);
+    };
+    socket.once('close', finish);
+    const pump = () => {
+      while (!done && written < total) {
+        written += chunk.length;
+        if (!socket.write(framed)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+      if (!done && chunked) socket.write('0\r\n\r\n');
+    };
+    pump();
+  });
+}
