@@ -72,7 +72,8 @@ export interface MockServiceOptions {
   projects?: readonly ProjectSeed[];
   /**
    * Answers chat messages in place of the built-in agent, whose replies name the agent and
-   * quote the message (its first 1,000 characters). A reply that is not a chat reply is answered as a 500 that says why.
+   * quote the message (its first 1,000 characters). A reply that is not a chat reply is
+   * answered as a 500 that says why.
    *
    * @default the built-in agent
    * @example

@@ -4,12 +4,9 @@
  * sockets. Memory is read from the server's process (/proc/<pid>/status), not from this one; the
  * bounds are generous, a tenth or less of what an unbounded server takes.
  */
-import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, Client } from '../../src/index.js';
-import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
 import { closedBy, openSocket, rawExchange, streamBody } from '../helpers/raw-http.js';
 import {
   MiB,
@@ -18,9 +15,6 @@ import {
   type ServerProcess,
   startServerProcess,
 } from '../helpers/server-process.js';
-
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
 /** `agentchat-mock` from source, in a process of its own. */
 function startMock(...args: string[]): Promise<ServerProcess> {
@@ -176,20 +170,19 @@ describe('agentchat-mock with --request-timeout', { timeout: 60_000 }, () => {
 });
 
 describe('agentchat-mcp --http', { timeout: 60_000 }, () => {
-  let mcp: McpHttpProcess | undefined;
+  let mcp: ServerProcess;
+  beforeAll(async () => {
+    mcp = await startServerProcess(
+      'src/mcp/bin.ts',
+      ['--http', '--port', '0'],
+      /serving MCP at (\S+)/,
+      { AGENTCHAT_BASE_URL: 'http://127.0.0.1:9/api' },
+    );
+  }, 60_000);
   afterAll(() => mcp?.stop());
 
   it('answers 400, not 500, to requests fetch cannot represent, and writes one log line for them all', async () => {
-    mcp = await startMcpHttp(
-      process.execPath,
-      [tsxCli, 'src/mcp/bin.ts', '--http', '--port', '0'],
-      {
-        cwd: repo,
-        env: { PATH: process.env.PATH, AGENTCHAT_BASE_URL: 'http://127.0.0.1:9/api' },
-      },
-    );
-    const server = mcp;
-    const logged = server.stderr().length;
+    const logged = mcp.stderr().length;
     const heads = [
       'POST /mcp HTTP/1.1\r\nhost: a b',
       'POST /mcp HTTP/1.1\r\nhost: x:99999',
@@ -202,18 +195,33 @@ describe('agentchat-mcp --http', { timeout: 60_000 }, () => {
 
     // Ten rounds: a client sending these at will must not get a line per request into the log.
     for (let round = 0; round < 10; round++) {
-      const answers = await Promise.all(heads.map((head) => rawExchange(server.url, head)));
+      const answers = await Promise.all(heads.map((head) => rawExchange(mcp.url, head)));
       expect(answers.map((answer) => answer.status)).toEqual(heads.map(() => 400));
     }
 
-    const lines = server.stderr().slice(logged).split('\n').filter(Boolean);
+    const lines = mcp.stderr().slice(logged).split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       /^agentchat-mcp: refused 1 malformed request .*one such line a minute$/,
     );
     expect(lines[0]?.length).toBeLessThan(200);
     // Still serving the well-formed.
-    const health = await rawExchange(server.url, 'GET /health HTTP/1.1\r\nhost: 127.0.0.1');
+    const health = await rawExchange(mcp.url, 'GET /health HTTP/1.1\r\nhost: 127.0.0.1');
     expect(health.status).toBe(200);
+  });
+
+  it.each([
+    ['a 200 MiB chunked body', 200 * MiB],
+    ['an endless chunked body', Number.POSITIVE_INFINITY],
+  ])('answers %s 413 and cuts it off, growing less than 64 MiB', async (_name, total) => {
+    const pid = mcp.child.pid as number;
+    await resetPeak(pid);
+    const before = await memoryOf(pid);
+
+    const answer = await postBody(mcp.url, total, true);
+
+    expect(answer.status).toBe(413);
+    expect(answer.sent).toBeLessThan(100 * MiB);
+    expect((await memoryOf(pid)).peak - before.rss).toBeLessThan(64 * MiB);
   });
 });

@@ -6,7 +6,7 @@
  * throws random servers at the same rules.
  */
 import type { ServerResponse } from 'node:http';
-import { constants, createDeflate, createGzip } from 'node:zlib';
+import { constants, createBrotliCompress, createDeflate, createGzip } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   AgentChatError,
@@ -38,7 +38,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers = {}):
 function streamZeros(
   res: ServerResponse,
   total: number,
-  encoding?: 'gzip' | 'deflate',
+  encoding?: 'gzip' | 'deflate' | 'br',
 ): Promise<number> {
   const chunk = Buffer.alloc(64 * 1024);
   const encoder =
@@ -46,7 +46,9 @@ function streamZeros(
       ? createGzip({ level: constants.Z_BEST_COMPRESSION })
       : encoding === 'deflate'
         ? createDeflate()
-        : undefined;
+        : encoding === 'br'
+          ? createBrotliCompress()
+          : undefined;
   res.writeHead(200, {
     'content-type': 'application/json',
     ...(encoding ? { 'content-encoding': encoding } : {}),
@@ -97,6 +99,7 @@ describe('a body past maxResponseBytes', () => {
     ['plain', undefined],
     ['gzip', 'gzip'],
     ['deflate', 'deflate'],
+    ['brotli', 'br'],
   ] as const)(
     '(%s, 1 GiB) ends the call with ResponseTooLargeError, read no further and not retried',
     async (_name, encoding) => {
