@@ -372,7 +372,7 @@ export function createHookedMockService(
         message: `A request with Idempotency-Key ${key} is still being processed; retry once it has been answered`,
       });
     }
-    const keyed = { ...claim.scope, fingerprint: await bodyFingerprint(body) };
+    const keyed = { ...claim.scope, fingerprint: bodyFingerprint(body) };
     const verdict = idempotency.check(keyed);
     if (verdict.kind === 'replay') return verdict.response;
     if (verdict.kind === 'different-body') {
