@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
+import { unusedNodeNet } from './scripts/build/unused-node-net.js';
 
 const entry = { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' };
 
@@ -42,6 +43,10 @@ export default defineConfig([
     format: ['esm'],
     target: 'es2022',
     platform: 'neutral',
+    // Node's modules stay imports, `node:` and all, but `node:net`: see scripts/build/unused-node-net.ts.
+    removeNodeProtocol: false,
+    external: [/^node:(?!net$)/],
+    esbuildPlugins: [unusedNodeNet],
     dts,
     sourcemap: true,
     clean: true,
@@ -55,6 +60,8 @@ export default defineConfig([
     noExternal: ['ky'],
     target: 'es2022',
     platform: 'node',
+    removeNodeProtocol: false,
+    esbuildPlugins: [unusedNodeNet],
     dts,
     sourcemap: true,
     treeshake: true,

@@ -1,3 +1,4 @@
+import { cut } from '../internal/cut.js';
 import type { ChatReply } from '../schemas.js';
 import { array, checkFields, string } from './http/body-fields.js';
 import type { StoredProject } from './store/projects.js';
@@ -73,6 +74,12 @@ export function chatReplyProblem(reply: unknown, name = 'reply'): string | undef
 const TOPIC_MAX_LENGTH = 60;
 
 /**
+ * The longest part of a message the reply quotes: a reply that repeated a message of megabytes
+ * whole would double what every chat costs the mock, and the client, for nothing.
+ */
+const QUOTE_MAX_LENGTH = 1_000;
+
+/**
  * The mock's agent: a pure function of the agent id and the message, so demos read well and tests
  * can assert on exact text.
  *
@@ -94,9 +101,10 @@ export function agentReply(agentId: string, message: string): AgentReply {
   }
 
   // The topic is quoted: the mock cannot parse grammar, and a quote reads well around anything.
+  const quote = cut(text, QUOTE_MAX_LENGTH);
   const reply = text.endsWith('?')
-    ? `${agentId} here. You asked: "${text}" Let's break that into small steps and take them one at a time.`
-    : `${agentId} here. You said: "${text}" Got it. Tell me more, or pick a follow-up below.`;
+    ? `${agentId} here. You asked: "${quote}" Let's break that into small steps and take them one at a time.`
+    : `${agentId} here. You said: "${quote}" Got it. Tell me more, or pick a follow-up below.`;
 
   return {
     message: reply,
@@ -111,5 +119,5 @@ export function agentReply(agentId: string, message: string): AgentReply {
 /** The message without its final punctuation, cut short so suggestions stay one line. */
 function topicOf(text: string): string {
   const topic = text.replace(/[\s.!?]+$/, '') || text || 'that';
-  return topic.length > TOPIC_MAX_LENGTH ? `${topic.slice(0, TOPIC_MAX_LENGTH - 1)}…` : topic;
+  return cut(topic, TOPIC_MAX_LENGTH);
 }

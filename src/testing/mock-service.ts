@@ -21,7 +21,9 @@ import {
   bodyFingerprint,
   classifyBody,
   type RequestBody,
+  readBodyText,
   recordedBody,
+  TOO_LARGE,
 } from './http/request-body.js';
 import { errorResponse } from './http/service-error.js';
 import { assertMilliseconds } from './http/wait.js';
@@ -31,7 +33,7 @@ import { createIdempotencyRecords, type IdempotencyClaim } from './store/idempot
 import { randomId } from './store/ids.js';
 import { createClientRegistry } from './store/oauth-clients.js';
 import { createProjectStore, type StoredProject } from './store/projects.js';
-import type { RecordedRequest } from './store/request-log.js';
+import { createRequestLog, type RecordedRequest } from './store/request-log.js';
 import { createTokenStore, type IssuedToken } from './store/tokens.js';
 
 export type { MockServiceOptions } from './options.js';
@@ -57,8 +59,10 @@ export interface MockService {
   /** msw request handlers serving the service; pass them to `setupServer` or `setupWorker`. */
   readonly handlers: readonly HttpHandler[];
   /**
-   * Every request received under {@link MockService.baseUrl}, oldest first, rejected and faulted
-   * ones and token requests included. CORS preflights are not service requests and are left out.
+   * The latest requests received under {@link MockService.baseUrl} (1000 unless the
+   * `requestLogLimit` option says otherwise), oldest first, rejected and faulted ones and token
+   * requests included, each body kept up to 16 KiB. CORS preflights are not service requests and
+   * are left out.
    */
   readonly requests: readonly RecordedRequest[];
   /** The token endpoint's issued access tokens, and controls to end them early. */
@@ -203,6 +207,8 @@ export function createHookedMockService(
     base,
     latencyMs: initialLatency,
     tokenLifetimeSeconds,
+    maxRequestBytes,
+    requestLogLimit,
     projects: seeded,
   } = checkServiceOptions(options);
   const projects = createProjectStore(seeded);
@@ -216,7 +222,9 @@ export function createHookedMockService(
   const cors = createCorsPolicy(options.corsOrigins, hooks.onCorsRefusal);
   const idempotency = createIdempotencyRecords();
   const faults = createFaultQueue();
-  let log: RecordedRequest[] = [];
+  const log = createRequestLog(requestLogLimit);
+  // Counted apart from the log, which keeps only the latest requests.
+  let tokenRequests = 0;
   let latencyMs = initialLatency;
   // reset() aborts it, so requests still waiting from before a reset give up instead of
   // answering into the next test.
@@ -241,7 +249,8 @@ export function createHookedMockService(
     };
     // Everything that depends on arrival order happens here, before any await: the log entry,
     // the fault, and the hold on an Idempotency-Key while this request is processed.
-    log.push(entry);
+    log.add(entry);
+    if (path === issueToken.path) tokenRequests++;
     const fault = faults.take(path);
     if (fault) entry.fault = fault.kind;
     const match = findEndpoint(request.method, path);
@@ -249,8 +258,15 @@ export function createHookedMockService(
 
     try {
       const signal = AbortSignal.any([request.signal, session.signal]);
-      const body = classifyBody(await request.text());
-      entry.body = recordedBody(body);
+      const text = await readBodyText(request, maxRequestBytes);
+      if (text === TOO_LARGE) {
+        // Before anything else: the fault this request took goes back for the next one.
+        if (fault) faults.putBack(fault);
+        delete entry.fault;
+        return answered(entry, request, tooLarge(requestId));
+      }
+      const body = classifyBody(text);
+      Object.assign(entry, recordedBody(body));
       const exchange: Exchange = { request, entry, body, requestId, signal };
 
       const response = await applyFault(fault, exchange, latencyMs, () =>
@@ -258,13 +274,25 @@ export function createHookedMockService(
       );
       // A dropped connection: its headers cannot be set, and it has no status to log.
       if (response.type === 'error') return response;
-      withRequestId(response, requestId);
-      cors.decorate(request, response);
-      entry.status = response.status;
-      return response;
+      return answered(entry, request, response);
     } finally {
       claim?.release();
     }
+  }
+
+  /** Completes a response with the request id and CORS headers, and logs its status. */
+  function answered(entry: RecordedRequest, request: Request, response: Response): Response {
+    withRequestId(response, entry.requestId);
+    cors.decorate(request, response);
+    entry.status = response.status;
+    return response;
+  }
+
+  /** The 413 for a body over `maxRequestBytes`, saying which option raises the limit. */
+  function tooLarge(requestId: string): Response {
+    return errorResponse(413, requestId, {
+      message: `The request body is over the mock's limit of ${maxRequestBytes} bytes (the maxRequestBytes option, or agentchat-mock --max-request-bytes)`,
+    });
   }
 
   /** Takes the request's Idempotency-Key on arrival, where one applies: POSTs to the service. */
@@ -355,7 +383,7 @@ export function createHookedMockService(
     }
     const response = await handle();
     // Only successes are kept: a client retrying after a 400 or 404 deserves a fresh answer.
-    if (response.ok) idempotency.save(keyed, response);
+    if (response.ok) await idempotency.save(keyed, response);
     return response;
   }
 
@@ -367,12 +395,11 @@ export function createHookedMockService(
     baseUrl: base.url,
     handlers,
     get requests() {
-      return [...log];
+      return log.list();
     },
     oauth: {
       tokens: () => oauth.tokens.list(),
-      tokenRequests: () =>
-        log.filter((entry) => base.pathBelow(entry.path) === issueToken.path).length,
+      tokenRequests: () => tokenRequests,
       expireTokens: () => oauth.tokens.expireAll(),
       revokeToken(accessToken) {
         if (typeof accessToken !== 'string') {
@@ -399,7 +426,8 @@ export function createHookedMockService(
       oauth.tokens.clear();
       idempotency.clear();
       faults.clear();
-      log = [];
+      log.clear();
+      tokenRequests = 0;
       latencyMs = initialLatency;
     },
   };

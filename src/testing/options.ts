@@ -72,7 +72,8 @@ export interface MockServiceOptions {
   projects?: readonly ProjectSeed[];
   /**
    * Answers chat messages in place of the built-in agent, whose replies name the agent and
-   * repeat the message. A reply that is not a chat reply is answered as a 500 that says why.
+   * quote the message (its first 1,000 characters). A reply that is not a chat reply is
+   * answered as a 500 that says why.
    *
    * @default the built-in agent
    * @example
@@ -81,6 +82,30 @@ export interface MockServiceOptions {
    * ```
    */
   agent?: MockAgent;
+  /**
+   * The largest request body taken, in bytes. A larger one is answered 413 before anything else
+   * (fault, latency, key check), and read no further than this: a `Content-Length` over it is
+   * refused unread, a body without one is cut where it passes it.
+   *
+   * @default 4194304 (4 MiB)
+   * @example
+   * ```ts
+   * createMockService({ maxRequestBytes: 64 * 1024 });
+   * ```
+   */
+  maxRequestBytes?: number;
+  /**
+   * How many requests {@link MockService.requests} keeps: the latest, older ones dropped as new
+   * ones come, so that a mock running for hours does not grow. Each keeps its body up to 16 KiB
+   * (a longer one is cut and marked `bodyTruncated`).
+   *
+   * @default 1000
+   * @example
+   * ```ts
+   * createMockService({ requestLogLimit: 10_000 });
+   * ```
+   */
+  requestLogLimit?: number;
 }
 
 /** Every option of {@link MockServiceOptions}, for refusing the others. */
@@ -93,6 +118,8 @@ export const SERVICE_OPTION_NAMES = [
   'latencyMs',
   'projects',
   'agent',
+  'maxRequestBytes',
+  'requestLogLimit',
 ] as const satisfies readonly (keyof MockServiceOptions)[];
 
 /**
@@ -109,6 +136,9 @@ export const SERVICE_DEFAULTS = {
   baseUrl: 'https://agentchat.test/api',
   tokenLifetimeSeconds: 3600,
   latencyMs: 0,
+  /** 4 MiB: far above any request of the service (a chat message), far below what hurts. */
+  maxRequestBytes: 4_194_304,
+  requestLogLimit: 1000,
 } as const;
 
 /** Where the mock serves: its base URL split into what routing needs. */
@@ -125,7 +155,8 @@ export interface ServiceBase {
  *
  * @throws TypeError for an unknown option, a `baseUrl` that is not an absolute URL, a list that
  * is not an array of strings, a project seed off the service's shape or an `agent` that is not a
- * function; RangeError for a negative latency or a token lifetime that is not a positive integer.
+ * function; RangeError for a negative latency, or a token lifetime, body limit or log limit that
+ * is not a positive whole number.
  * @example
  * ```ts
  * const { base } = checkServiceOptions({ baseUrl: 'https://x.test/api/' });
@@ -139,13 +170,21 @@ export function checkServiceOptions(options: MockServiceOptions) {
   }
   const latencyMs = options.latencyMs ?? SERVICE_DEFAULTS.latencyMs;
   assertMilliseconds(latencyMs, 'latencyMs');
-  const tokenLifetimeSeconds =
-    options.tokenLifetimeSeconds ?? SERVICE_DEFAULTS.tokenLifetimeSeconds;
-  if (!Number.isSafeInteger(tokenLifetimeSeconds) || tokenLifetimeSeconds <= 0) {
-    throw new RangeError(
-      `tokenLifetimeSeconds must be a whole number of seconds > 0, got ${tokenLifetimeSeconds}`,
-    );
-  }
+  const tokenLifetimeSeconds = positiveWhole(
+    options.tokenLifetimeSeconds ?? SERVICE_DEFAULTS.tokenLifetimeSeconds,
+    'tokenLifetimeSeconds',
+    'seconds',
+  );
+  const maxRequestBytes = positiveWhole(
+    options.maxRequestBytes ?? SERVICE_DEFAULTS.maxRequestBytes,
+    'maxRequestBytes',
+    'bytes',
+  );
+  const requestLogLimit = positiveWhole(
+    options.requestLogLimit ?? SERVICE_DEFAULTS.requestLogLimit,
+    'requestLogLimit',
+    'requests',
+  );
   for (const name of ['apiKeys', 'oauthClients', 'corsOrigins'] as const) {
     if (options[name] !== undefined && !Array.isArray(options[name])) {
       throw new TypeError(`${name} must be an array, got ${typeof options[name]}`);
@@ -158,8 +197,26 @@ export function checkServiceOptions(options: MockServiceOptions) {
     base: parseBaseUrl(options.baseUrl ?? SERVICE_DEFAULTS.baseUrl),
     latencyMs,
     tokenLifetimeSeconds,
+    maxRequestBytes,
+    requestLogLimit,
     projects: seedProjects(options.projects),
   };
+}
+
+/**
+ * `value` when it is a whole number above 0, else a RangeError naming the option.
+ *
+ * @throws RangeError such as `maxRequestBytes must be a whole number of bytes > 0, got -1`
+ * @example
+ * ```ts
+ * positiveWhole(30_000, 'requestTimeoutMs', 'milliseconds'); // 30000
+ * ```
+ */
+export function positiveWhole(value: number, name: string, unit: string): number {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new RangeError(`${name} must be a whole number of ${unit} > 0, got ${value}`);
+  }
+  return value;
 }
 
 /**

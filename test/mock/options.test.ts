@@ -62,13 +62,13 @@ describe('createMockService options', () => {
       new TypeError('createMockService has no option "project"; did you mean "projects"?'),
     );
     expect(() => createMockService({ xyz: 1 } as never)).toThrow(
-      /^createMockService has no option "xyz"; its options are baseUrl, apiKeys, .*, projects, agent$/,
+      /^createMockService has no option "xyz"; its options are baseUrl, apiKeys, .*, projects, agent, maxRequestBytes, requestLogLimit$/,
     );
     await expect(startMockServer({ ports: 4010 } as never)).rejects.toThrow(
       new TypeError('startMockServer has no option "ports"; did you mean "port"?'),
     );
     await expect(startMockServer({ baseUrl: 'https://x.test' } as never)).rejects.toThrow(
-      /^startMockServer has no option "baseUrl"; its options are .*basePath$/,
+      /^startMockServer has no option "baseUrl"; its options are .*basePath, requestTimeoutMs$/,
     );
   });
 

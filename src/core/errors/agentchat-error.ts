@@ -3,6 +3,7 @@
  * builds (or two copies of the package) loaded in one process: each error records the names of
  * its classes, and each class's `Symbol.hasInstance` looks its own name up there.
  */
+import { cut as cutTo } from '../../internal/cut.js';
 
 const KINDS = Symbol.for('agentchat.error.kinds');
 
@@ -110,9 +111,9 @@ export function addNote(error: AgentChatError, note: string): void {
 /** The longest a value quoted in a message (a path, a server's message, a Location) is shown. */
 const MAX_QUOTED_LENGTH = 200;
 
-/** `text` cut to `max` characters, the last one an ellipsis, when it is longer. */
+/** `text` cut to `max` characters (200 unless told), the last one an ellipsis, when it is longer. */
 export function cut(text: string, max: number = MAX_QUOTED_LENGTH): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return cutTo(text, max);
 }
 
 /** `GET /v1/projects/proj_123`: how messages name a call, its path cut like any quoted value. */

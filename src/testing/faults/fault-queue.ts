@@ -29,6 +29,10 @@ export function createFaultQueue() {
       );
       return index < 0 ? undefined : queue.splice(index, 1)[0];
     },
+    /** Returns a fault taken by a request that did not use it (refused first) to the front. */
+    putBack(fault: Fault): void {
+      queue.unshift(fault);
+    },
     clear(): void {
       queue = [];
     },

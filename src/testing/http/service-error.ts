@@ -12,6 +12,7 @@ const ERROR_TYPES: Readonly<Record<number, string>> = {
   405: 'method_not_allowed_error',
   408: 'request_timeout_error',
   409: 'idempotency_error',
+  413: 'request_too_large_error',
   422: 'unprocessable_entity_error',
   429: 'rate_limit_error',
 };
@@ -25,6 +26,7 @@ const STATUS_MESSAGES: Readonly<Record<number, string>> = {
   405: 'Method not allowed',
   408: 'Request timed out',
   409: 'Conflict',
+  413: 'Request body too large',
   422: 'Unprocessable entity',
   429: 'Too many requests',
   500: 'Internal server error',

@@ -8,7 +8,12 @@ import type { MockAgent } from '../agent.js';
 import { assertKnownOptions, SERVICE_DEFAULTS } from '../options.js';
 import type { OAuthClient } from '../store/oauth-clients.js';
 import { type ProjectSeed, seedProjects } from '../store/seeds.js';
-import { type MockServer, type MockServerOptions, startHookedMockServer } from './server.js';
+import {
+  type MockServer,
+  type MockServerOptions,
+  SERVER_DEFAULTS,
+  startHookedMockServer,
+} from './server.js';
 
 /** Where the command writes: standard output and standard error, one line per call. */
 export interface CliOutput {
@@ -42,6 +47,9 @@ Options:
   --seed <file.json>        projects to hold from the start: {"projects":[{"name","agentId",...}]}
   --agent <module>          a module whose default export answers chat messages in place of the
                             built-in agent: ({ project, message, request }) => ({ message, suggestions })
+  --max-request-bytes <n>   largest request body taken; a larger one gets 413 (default ${SERVICE_DEFAULTS.maxRequestBytes})
+  --request-log-limit <n>   how many of the latest requests the log keeps (default ${SERVICE_DEFAULTS.requestLogLimit})
+  --request-timeout <ms>    time a client has to send a whole request before it is cut off (default ${SERVER_DEFAULTS.requestTimeoutMs})
   -h, --help                show this help
   -v, --version             show the version`;
 
@@ -124,6 +132,9 @@ const OPTIONS = {
   latency: { type: 'string' },
   seed: { type: 'string' },
   agent: { type: 'string' },
+  'max-request-bytes': { type: 'string' },
+  'request-log-limit': { type: 'string' },
+  'request-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -154,6 +165,15 @@ async function readArguments(
   if (values.latency !== undefined) options.latencyMs = wholeNumber('--latency', values.latency);
   if (values.seed !== undefined) options.projects = await readSeed(values.seed);
   if (values.agent !== undefined) options.agent = await loadAgent(values.agent);
+  const flags = values as Record<string, string | undefined>;
+  for (const [flag, option] of [
+    ['max-request-bytes', 'maxRequestBytes'],
+    ['request-log-limit', 'requestLogLimit'],
+    ['request-timeout', 'requestTimeoutMs'],
+  ] as const) {
+    const value = flags[flag];
+    if (value !== undefined) options[option] = wholeNumber(`--${flag}`, value);
+  }
   return options;
 }
 

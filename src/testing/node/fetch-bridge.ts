@@ -1,54 +1,85 @@
+/**
+ * Node's HTTP server to the mock's fetch handlers and back, through `@remix-run/node-fetch-server`
+ * (bundled into the build; no dependency of the package): the request body reaches the service
+ * as a stream that reads from the socket only as fast as the service reads it, the request's
+ * signal aborts when the client goes away, and the answer is written as fast as the client takes
+ * it. What it leaves to us: the URL (this server's origin, whatever the Host says), errors, and
+ * closing a connection whose body was left unread.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequest, sendResponse } from '@remix-run/node-fetch-server';
 
 /**
- * A fetch `Request` for a Node request, with its whole body read. The URL is the request line
- * appended to `origin`, never resolved against it.
- *
- * @example
- * ```ts
- * const request = await toFetchRequest(req, 'http://127.0.0.1:4010', controller.signal);
- * ```
+ * How long a connection whose body was refused (413) stays open after the answer: closed at once,
+ * with the client still sending, it would be reset, and a reset may destroy the answer before the
+ * client has read it (the "lingering close" of RFC 9112 section 9.6).
  */
-export async function toFetchRequest(
-  req: IncomingMessage,
-  origin: string,
-  signal: AbortSignal,
-): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+const LINGER_MS = 2_000;
 
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
-  }
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD' && chunks.length > 0;
-  // Concatenated rather than resolved against `origin`: a request line of `//host/x` must stay a
-  // path on this server, not become another host.
-  return new Request(origin + (req.url ?? '/'), {
-    method,
-    headers,
-    body: hasBody ? Buffer.concat(chunks) : null,
-    signal,
-  });
+/** What {@link createBridge} needs to know about the server it serves. */
+export interface BridgeOptions {
+  /**
+   * This server's own origin, the base of every request's URL: a request line of `//host/x`
+   * stays a path on this server, and a forged Host changes nothing.
+   */
+  readonly origin: string;
+  /** Answers a request; a `Response` of type `error` (a network-error fault) drops the connection. */
+  readonly answer: (request: Request) => Promise<Response>;
+  /** The server's own error answer, for a request that could not be answered otherwise. */
+  readonly refuse: (status: number, message: string) => Response;
+  /** Reason phrases by status, Node's `STATUS_CODES`. */
+  readonly reasons: Readonly<Record<number, string | undefined>>;
 }
 
 /**
- * Streams a fetch `Response` to a Node response: status, headers, then the body chunk by chunk.
+ * Makes the listener of Node's `request` event. An error thrown while answering is answered by
+ * `refuse`: 400 for a request fetch cannot represent (a TRACE, a bad URL), else 500.
  *
  * @example
  * ```ts
- * await writeResponse(res, new Response('{}', { status: 200 }));
+ * const { STATUS_CODES } = await import('node:http');
+ * const serve = createBridge({ origin, answer, refuse, reasons: STATUS_CODES });
+ * server.on('request', (req, res) => serve(req, res).catch(() => res.destroy()));
  * ```
  */
-export async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) res.setHeader(name, value);
-  if (response.body) {
-    const reader = response.body.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      res.write(chunk.value);
+export function createBridge({ origin, answer, refuse, reasons }: BridgeOptions) {
+  const { host, protocol } = new URL(origin);
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let response: Response;
+    try {
+      response = await answer(createRequest(req, res, { host, protocol }));
+    } catch (error) {
+      response = refuse(error instanceof TypeError ? 400 : 500, String(error));
     }
-  }
-  res.end();
+    if (res.destroyed) return;
+    if (response.type === 'error') {
+      // A network-error fault: drop the connection the way a crashed server or proxy would.
+      req.socket.destroy();
+      return;
+    }
+    // Answered before the whole body arrived (a 413): the rest is not worth reading.
+    if (!req.complete) res.once('finish', () => lingeringClose(req));
+    // sendResponse writes `statusText` as the reason phrase, and a fetch Response made without
+    // one has none: `HTTP/1.1 201 ` rather than `HTTP/1.1 201 Created`.
+    const reason = response.statusText || reasons[response.status];
+    if (reason && reason !== response.statusText) {
+      const { body, status, headers } = response;
+      response = new Response(body, { status, statusText: reason, headers });
+    }
+    await sendResponse(res, response);
+  };
+}
+
+/**
+ * Ends our side of the connection after the answer and drops it once the client has closed its
+ * side, or after a while. Nothing more is read: the body stream reads the socket only when
+ * pulled, and nobody pulls. Not `Connection: close`, with which Node would drop the connection,
+ * unread bytes and all, as soon as the answer is written.
+ */
+function lingeringClose(req: IncomingMessage): void {
+  const { socket } = req;
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
 import { type CorsPolicy, createCorsPolicy } from '../http/cors.js';
@@ -8,9 +8,13 @@ import {
   type MockService,
   type MockServiceOptions,
 } from '../mock-service.js';
-import { assertKnownOptions, type MockHooks, SERVICE_OPTION_NAMES } from '../options.js';
+import {
+  assertKnownOptions,
+  type MockHooks,
+  positiveWhole,
+  SERVICE_OPTION_NAMES,
+} from '../options.js';
 import { randomId } from '../store/ids.js';
-import { toFetchRequest, writeResponse } from './fetch-bridge.js';
 
 /**
  * Options of {@link startMockServer}: those of the service, plus where to listen.
@@ -39,6 +43,15 @@ export interface MockServerOptions extends Omit<MockServiceOptions, 'baseUrl'> {
    * @default '/api'
    */
   basePath?: string;
+  /**
+   * How long a client may take to send a whole request, headers and body, in milliseconds; a
+   * slower one (a stalled upload, a connection opened and left silent) gets 408 and is
+   * disconnected. A connection idle between requests is closed after 5 seconds. Answers are not
+   * bounded by it: a `hang` or `delay` fault waits as long as it says.
+   *
+   * @default 30000
+   */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -72,7 +85,13 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { port: 0, host: '127.0.0.1', basePath: '/api' } as const;
+/** Defaults of {@link MockServerOptions} beyond the service's, in one place. */
+export const SERVER_DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  basePath: '/api',
+  requestTimeoutMs: 30_000,
+} as const;
 
 /** Every option of {@link MockServerOptions}: the service's but `baseUrl`, and where to listen. */
 const SERVER_OPTION_NAMES = [
@@ -80,6 +99,7 @@ const SERVER_OPTION_NAMES = [
   'port',
   'host',
   'basePath',
+  'requestTimeoutMs',
 ] as const;
 
 /**
@@ -88,13 +108,21 @@ const SERVER_OPTION_NAMES = [
  */
 const NODE_HTTP = 'node:http';
 
+/** The bridge to Node's HTTP server, loaded with it: no browser bundle needs to carry it. */
+const loadBridge = () => import('./fetch-bridge.js');
+
 /**
  * Starts the mock service as an HTTP server, for clients that cannot use msw: other processes,
  * other languages, curl.
  *
+ * As a server it is bounded whatever a client sends: request bodies over `maxRequestBytes` get
+ * 413 and are read no further, the request log keeps the latest `requestLogLimit` requests, and
+ * a client slower than `requestTimeoutMs` to send its request is disconnected.
+ *
  * @throws Error with a one-line message and the listen error's `code` (such as `EADDRINUSE` for
  * a port in use) when the port cannot be bound; TypeError for an unknown option; RangeError for
- * a port outside 0–65535; and the errors of {@link createMockService} for invalid options.
+ * a port outside 0–65535 or a `requestTimeoutMs` that is not a positive whole number; and the
+ * errors of {@link createMockService} for invalid options.
  * @example
  * ```ts
  * import { startMockServer } from 'agentchat/testing';
@@ -115,19 +143,30 @@ export async function startHookedMockServer(
   // Before listening, so a mistyped option never leaves a port bound.
   assertKnownOptions(options, SERVER_OPTION_NAMES, 'startMockServer');
   const {
-    port = DEFAULTS.port,
-    host = DEFAULTS.host,
-    basePath = DEFAULTS.basePath,
+    port = SERVER_DEFAULTS.port,
+    host = SERVER_DEFAULTS.host,
+    basePath = SERVER_DEFAULTS.basePath,
+    requestTimeoutMs = SERVER_DEFAULTS.requestTimeoutMs,
     ...serviceOptions
   } = options;
-  // Loaded here rather than at the top so that `agentchat/testing` stays importable in a browser.
-  const { createServer } = (await import(
-    /* @vite-ignore */ /* webpackIgnore: true */ NODE_HTTP
-  )) as typeof import('node:http');
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new RangeError(`port must be an integer from 0 to 65535, got ${port}`);
   }
-  const server = createServer();
+  positiveWhole(requestTimeoutMs, 'requestTimeoutMs', 'milliseconds');
+  // Loaded here rather than at the top so that `agentchat/testing` stays importable in a browser.
+  const [{ createServer, STATUS_CODES }, { createBridge }] = await Promise.all([
+    import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_HTTP) as Promise<
+      typeof import('node:http')
+    >,
+    loadBridge(),
+  ]);
+  const server = createServer({
+    // Node's own bounds on a slow client: the headers, then the whole request, within the
+    // timeout, checked often enough that a short timeout is kept to within a quarter of it.
+    headersTimeout: requestTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1_000, Math.max(10, requestTimeoutMs / 4)),
+  });
   await listen(server, port, host);
 
   const url = originOf(server.address() as AddressInfo);
@@ -143,10 +182,22 @@ export async function startHookedMockServer(
     await closeServer(server);
     throw error;
   }
-  const answerer = { service, cors, origin: url };
+  const answer = async (request: Request) =>
+    (await getResponse([...service.handlers], request)) ??
+    serverAnswer(
+      404,
+      `No route for ${request.method} ${request.url.slice(url.length)}; the service is under ${service.baseUrl}`,
+      (response) => cors.decorate(request, response),
+    );
+  const serve = createBridge({
+    origin: url,
+    answer,
+    refuse: (status, message) => serverAnswer(status, message),
+    reasons: STATUS_CODES,
+  });
   server.on('request', (req, res) => {
     // A failure while streaming the answer can only cut it short; never crash the host process.
-    serve(answerer, req, res).catch(() => res.destroy());
+    serve(req, res).catch(() => res.destroy());
   });
 
   let closing: Promise<void> | undefined;
@@ -159,43 +210,6 @@ export async function startHookedMockServer(
       return closing;
     },
   };
-}
-
-/** Feeds one Node request to the service's msw handlers and streams their answer back. */
-async function serve(
-  { service, cors, origin }: { service: MockService; cors: CorsPolicy; origin: string },
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  // 'close' also follows a finished answer; only a client gone first aborts the request.
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-
-  let response: Response;
-  try {
-    const request = await toFetchRequest(req, origin, controller.signal);
-    response =
-      (await getResponse([...service.handlers], request)) ??
-      serverAnswer(
-        404,
-        `No route for ${req.method} ${req.url}; the service is under ${service.baseUrl}`,
-        (answer) => cors.decorate(request, answer),
-      );
-  } catch (error) {
-    if (res.destroyed) return;
-    // A TypeError here is a request fetch's Request refuses (a TRACE, a bad URL), not a bug.
-    response = serverAnswer(error instanceof TypeError ? 400 : 500, String(error));
-  }
-
-  if (res.destroyed) return;
-  if (response.type === 'error') {
-    // A network-error fault: drop the connection the way a crashed server or proxy would.
-    req.socket.destroy();
-    return;
-  }
-  await writeResponse(res, response);
 }
 
 /**

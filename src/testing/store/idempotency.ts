@@ -10,7 +10,7 @@ export interface IdempotencyScope {
 
 /** A request carrying an Idempotency-Key, with what identifies its body. */
 export interface KeyedRequest extends IdempotencyScope {
-  /** Equal for equal bodies; see `bodyFingerprint`. */
+  /** Equal for equal bodies, a digest of fixed size; see `bodyFingerprint`. */
   fingerprint: string;
 }
 
@@ -33,10 +33,20 @@ export interface IdempotencyClaim {
   release(): void;
 }
 
+/**
+ * How much the mock remembers of completed Idempotency-Keys: the latest 10,000 keys, and 16 MiB
+ * of their answers' bodies; the oldest are forgotten first. A service keeps keys for a day, not
+ * for ever; the SDK sends a fresh key with every POST, and the built-in agent repeats each chat
+ * message in its answer, so a mock serving for hours would otherwise grow with every POST.
+ */
+export const IDEMPOTENCY_LIMITS = { keys: 10_000, bytes: 16_777_216 } as const;
+
 /** The first successful answer to an Idempotency-Key, with the body it answered. */
 interface CompletedRequest {
   fingerprint: string;
-  response: Response;
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array;
 }
 
 /**
@@ -48,7 +58,7 @@ interface CompletedRequest {
  * const records = createIdempotencyRecords();
  * const claim = records.claim(request); // on arrival
  * records.check(request);               // { kind: 'new' }
- * records.save(request, response);
+ * await records.save(request, response);
  * claim.release();
  * records.check(request);               // { kind: 'replay', response }
  * ```
@@ -58,6 +68,12 @@ export function createIdempotencyRecords() {
   // The claim holding each key, so a release from before reset() cannot free a newer claim.
   const inFlight = new Map<string, IdempotencyClaim>();
   const scopeOf = ({ key, method, path }: IdempotencyScope) => JSON.stringify([key, method, path]);
+  // The size of the bodies kept, against IDEMPOTENCY_LIMITS.bytes.
+  let bytes = 0;
+  const forget = (id: string) => {
+    bytes -= completed.get(id)?.body.byteLength ?? 0;
+    completed.delete(id);
+  };
 
   return {
     /** Takes the key for a request that just arrived, or reports it busy. */
@@ -79,25 +95,41 @@ export function createIdempotencyRecords() {
       const record = completed.get(scopeOf(request));
       if (!record) return { kind: 'new' };
       if (record.fingerprint !== request.fingerprint) return { kind: 'different-body' };
-      return { kind: 'replay', response: replayOf(record.response) };
+      return { kind: 'replay', response: replayOf(record) };
     },
-    /** Keeps a clone: the original goes to the client, whose reading would drain it. */
-    save(request: KeyedRequest, response: Response): void {
-      completed.set(scopeOf(request), {
+    /**
+     * Keeps the answer's status, headers and body, read from a clone: the original goes to the
+     * client, whose reading would drain it. Within {@link IDEMPOTENCY_LIMITS}, the oldest keys
+     * forgotten first; an answer larger than all of it is not kept (a repeat gets a fresh one).
+     */
+    async save(request: KeyedRequest, response: Response): Promise<void> {
+      const body = new Uint8Array(await response.clone().arrayBuffer());
+      if (body.byteLength > IDEMPOTENCY_LIMITS.bytes) return;
+      const id = scopeOf(request);
+      forget(id);
+      completed.set(id, {
         fingerprint: request.fingerprint,
-        response: response.clone(),
+        status: response.status,
+        headers: [...response.headers],
+        body,
       });
+      bytes += body.byteLength;
+      for (const oldest of completed.keys()) {
+        if (completed.size <= IDEMPOTENCY_LIMITS.keys && bytes <= IDEMPOTENCY_LIMITS.bytes) break;
+        forget(oldest);
+      }
     },
     clear(): void {
       completed.clear();
+      bytes = 0;
       inFlight.clear();
     },
   };
 }
 
 /** A fresh copy of the recorded answer, marked as a replay. */
-function replayOf(recorded: Response): Response {
-  const headers = new Headers(recorded.headers);
-  headers.set('idempotent-replayed', 'true');
-  return new Response(recorded.clone().body, { status: recorded.status, headers });
+function replayOf({ status, headers, body }: CompletedRequest): Response {
+  const replayed = new Headers(headers);
+  replayed.set('idempotent-replayed', 'true');
+  return new Response(body.slice(), { status, headers: replayed });
 }

@@ -20,10 +20,45 @@ export interface RecordedRequest {
   path: string;
   /** Request headers, names in lower case. */
   headers: Record<string, string>;
-  /** The body parsed as JSON, or its raw text when it is not JSON, or `undefined` when empty. */
+  /**
+   * The body parsed as JSON, or its raw text when it is not JSON, or `undefined` when empty (or
+   * over the body limit, answered 413). A body over 16 KiB is kept as its first 16 KiB of text,
+   * with `bodyTruncated`.
+   */
   body: unknown;
+  /** Set when `body` holds only the first 16 KiB of a longer body, as text. */
+  bodyTruncated?: true;
   /** Kind of the fault that answered this request, if one did. */
   fault?: Fault['kind'];
   /** Status answered; `undefined` while pending and for dropped or hanging requests. */
   status?: number;
+}
+
+/**
+ * The mock's log of requests, newest last, keeping the latest `limit`: a mock serving for hours
+ * must not grow with every request. What the test kit counts over the whole run (token requests)
+ * is counted apart, so the bound loses no answer a test asks for.
+ *
+ * @example
+ * ```ts
+ * const log = createRequestLog(2);
+ * log.add(first); log.add(second); log.add(third);
+ * log.list(); // [second, third]
+ * ```
+ */
+export function createRequestLog(limit: number) {
+  let entries: RecordedRequest[] = [];
+  return {
+    add(entry: RecordedRequest): void {
+      entries.push(entry);
+      if (entries.length > limit) entries.shift();
+    },
+    /** A copy of the latest `limit` entries, oldest first. */
+    list(): RecordedRequest[] {
+      return [...entries];
+    },
+    clear(): void {
+      entries = [];
+    },
+  };
 }

@@ -1,0 +1,227 @@
+/**
+ * Our servers as targets: `agentchat-mock` and `agentchat-mcp --http` run as real processes on
+ * 127.0.0.1 and are met by clients an attacker or a careless script would write, over raw
+ * sockets. Memory is read from the server's process (/proc/<pid>/status), not from this one; the
+ * bounds are generous, a tenth or less of what an unbounded server takes.
+ */
+import type { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APIError, Client } from '../../src/index.js';
+import { closedBy, openSocket, rawExchange, streamBody } from '../helpers/raw-http.js';
+import {
+  MiB,
+  memoryOf,
+  resetPeak,
+  type ServerProcess,
+  startServerProcess,
+} from '../helpers/server-process.js';
+
+/** `agentchat-mock` from source, in a process of its own. */
+function startMock(...args: string[]): Promise<ServerProcess> {
+  return startServerProcess(
+    'src/testing/node/bin.ts',
+    ['--port', '0', ...args],
+    /listening on (\S+)/,
+  );
+}
+
+/**
+ * Sends a POST of `total` bytes (`Infinity`: endless) to `url`, chunked or with a Content-Length,
+ * and resolves with the server's answer once it has closed the connection, and what was sent.
+ */
+async function postBody(url: string, total: number, chunked: boolean) {
+  const { host, pathname } = new URL(url);
+  const socket = await openSocket(url);
+  const answer = closedBy(socket);
+  const framing = chunked ? 'transfer-encoding: chunked' : `content-length: ${total}`;
+  socket.write(
+    `POST ${pathname} HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer sk_test\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`,
+  );
+  const sent = await streamBody(socket, total, chunked);
+  return { ...(await answer), sent };
+}
+
+describe('agentchat-mock', { timeout: 120_000 }, () => {
+  let mock: ServerProcess;
+  let client: Client;
+  let projectId: string;
+  beforeAll(async () => {
+    mock = await startMock();
+    client = new Client({ apiKey: 'sk_test', baseUrl: mock.url, maxRetries: 0 });
+    projectId = (await client.projects.create({ name: 'Probe', agentId: 'agent_1' })).id;
+  }, 60_000);
+  afterAll(() => mock?.stop());
+
+  const pid = () => mock.child.pid as number;
+
+  it.each([
+    ['a 200 MiB body with its Content-Length', 200 * MiB, false],
+    ['a 200 MiB chunked body', 200 * MiB, true],
+    ['an endless chunked body', Number.POSITIVE_INFINITY, true],
+  ])('answers %s 413 and cuts it off, growing less than 64 MiB', async (_name, total, chunked) => {
+    await resetPeak(pid());
+    const before = await memoryOf(pid());
+
+    const answer = await postBody(`${mock.url}/v1/projects/${projectId}/chat`, total, chunked);
+
+    expect(answer.status).toBe(413);
+    expect(answer.text).toContain('maxRequestBytes');
+    // Cut off: the server closed the connection long before the body's end (or never-end).
+    expect(answer.sent).toBeLessThan(100 * MiB);
+    const after = await memoryOf(pid());
+    expect(after.peak - before.rss).toBeLessThan(64 * MiB);
+  });
+
+  it('answers a 10 MB chat message 413, not an echo', async () => {
+    const error = await client.chat
+      .send({ projectId, message: 'x'.repeat(10_000_000) })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).status).toBe(413);
+    expect((error as APIError).message).toContain('maxRequestBytes');
+  });
+
+  it('keeps less than 64 MiB after 200 chat messages of 2 MiB', async () => {
+    // As the SDK sends them, each with an Idempotency-Key of its own; by fetch, which costs this
+    // process half what the client's checks do.
+    const body = JSON.stringify({ message: 'x'.repeat(2 * MiB - 1024) });
+    const send = async () => {
+      const response = await fetch(`${mock.url}/v1/projects/${projectId}/chat`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer sk_test',
+          'content-type': 'application/json',
+          'idempotency-key': crypto.randomUUID(),
+        },
+        body,
+      });
+      await response.arrayBuffer();
+      expect(response.status).toBe(200);
+    };
+    // Thirty first, and garbage collected before each reading: what is measured is what the mock
+    // keeps, not its code loaded on first use, nor the heap and allocator reaching their working
+    // size, nor garbage not yet collected. A mock that kept each request kept 1.3 GiB here.
+    for (let i = 0; i < 30; i++) await send();
+    await mock.collectGarbage();
+    const before = await memoryOf(pid());
+
+    for (let i = 0; i < 200; i++) await send();
+
+    await mock.collectGarbage();
+    const after = await memoryOf(pid());
+    expect(after.rss - before.rss).toBeLessThan(64 * MiB);
+  });
+});
+
+describe('agentchat-mock with --request-timeout', { timeout: 60_000 }, () => {
+  let mock: ServerProcess;
+  beforeAll(async () => {
+    mock = await startMock('--request-timeout', '300');
+  }, 60_000);
+  afterAll(() => mock?.stop());
+
+  /** Opens a connection, writes `text`, and resolves with the answer once the server closes it. */
+  async function stall(text: string) {
+    const socket = await openSocket(mock.url);
+    const answer = closedBy(socket);
+    if (text) socket.write(text);
+    return answer;
+  }
+
+  it('cuts off a connection that sends nothing, half its headers, or half its body', async () => {
+    const { host } = new URL(mock.url);
+    const answers = await Promise.all([
+      stall(''),
+      stall(`POST /api/v1/projects HTTP/1.1\r\nhost: ${host}\r\n`),
+      stall(
+        `POST /api/v1/projects HTTP/1.1\r\nhost: ${host}\r\ncontent-length: 1000\r\n\r\n{"name":`,
+      ),
+    ]);
+
+    // Node answers 408 where it can still answer; every connection is closed either way.
+    expect(answers.map((answer) => answer.status === 408 || answer.status === 0)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(answers[2]?.status).toBe(408);
+  });
+
+  it('serves others while 500 slow connections wait to be cut off', async () => {
+    const { host } = new URL(mock.url);
+    const sockets: Socket[] = await Promise.all(
+      Array.from({ length: 500 }, () => openSocket(mock.url)),
+    );
+    const cut = sockets.map((socket) => {
+      const closed = closedBy(socket);
+      socket.write(`GET /api/v1/projects/p HTTP/1.1\r\nhost: ${host}\r\n`);
+      return closed;
+    });
+
+    const answer = await rawExchange(
+      mock.url,
+      `GET /api/v1/projects/proj_x HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer sk_test`,
+    );
+
+    expect(answer.status).toBe(404);
+    expect(await Promise.all(cut)).toHaveLength(500);
+  });
+});
+
+describe('agentchat-mcp --http', { timeout: 60_000 }, () => {
+  let mcp: ServerProcess;
+  beforeAll(async () => {
+    mcp = await startServerProcess(
+      'src/mcp/bin.ts',
+      ['--http', '--port', '0'],
+      /serving MCP at (\S+)/,
+      { AGENTCHAT_BASE_URL: 'http://127.0.0.1:9/api' },
+    );
+  }, 60_000);
+  afterAll(() => mcp?.stop());
+
+  it('answers 400, not 500, to requests fetch cannot represent, and writes one log line for them all', async () => {
+    const logged = mcp.stderr().length;
+    const heads = [
+      'POST /mcp HTTP/1.1\r\nhost: a b',
+      'POST /mcp HTTP/1.1\r\nhost: x:99999',
+      'POST /mcp HTTP/1.1\r\nhost: [::1',
+      `POST /mcp HTTP/1.1\r\nhost: ${'h'.repeat(8192)}.example`,
+      'OPTIONS * HTTP/1.1\r\nhost: 127.0.0.1',
+      'POST http://127.0.0.1:1/mcp HTTP/1.1\r\nhost: 127.0.0.1',
+      'TRACE /mcp HTTP/1.1\r\nhost: 127.0.0.1',
+    ];
+
+    // Ten rounds: a client sending these at will must not get a line per request into the log.
+    for (let round = 0; round < 10; round++) {
+      const answers = await Promise.all(heads.map((head) => rawExchange(mcp.url, head)));
+      expect(answers.map((answer) => answer.status)).toEqual(heads.map(() => 400));
+    }
+
+    const lines = mcp.stderr().slice(logged).split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^agentchat-mcp: refused 1 malformed request .*one such line a minute$/,
+    );
+    expect(lines[0]?.length).toBeLessThan(200);
+    // Still serving the well-formed.
+    const health = await rawExchange(mcp.url, 'GET /health HTTP/1.1\r\nhost: 127.0.0.1');
+    expect(health.status).toBe(200);
+  });
+
+  it.each([
+    ['a 200 MiB chunked body', 200 * MiB],
+    ['an endless chunked body', Number.POSITIVE_INFINITY],
+  ])('answers %s 413 and cuts it off, growing less than 64 MiB', async (_name, total) => {
+    const pid = mcp.child.pid as number;
+    await resetPeak(pid);
+    const before = await memoryOf(pid);
+
+    const answer = await postBody(mcp.url, total, true);
+
+    expect(answer.status).toBe(413);
+    expect(answer.sent).toBeLessThan(100 * MiB);
+    expect((await memoryOf(pid)).peak - before.rss).toBeLessThan(64 * MiB);
+  });
+});
