@@ -40,7 +40,8 @@ const shared = {
   // installed when they were first imported, fake timers included, and hang a later file.
   isolate: true,
   testTimeout: 30_000,
-  hookTimeout: 30_000,
+  // Hooks start servers, processes and browsers, several at once on a busy machine.
+  hookTimeout: 60_000,
   expect: { poll: { timeout: 10_000 } },
 };
 

@@ -26,13 +26,13 @@ export function useFakeClock(): void {
  * (`setImmediate`, which the fake clock leaves alone). Unlike `vi.waitFor`, it never moves the fake
  * clock; on each turn it runs the fake timers already due (ky sets one of 0 ms before each retry),
  * which no amount of waiting would otherwise run. Throws, naming `what`, after `limitMs` of real
- * time, so that a hang names what never came (and well before a test's own timeout of 5 s; what
- * the tests wait for takes milliseconds).
+ * time, so that a hang names what never came (before a test's own timeout of 30 s; what the
+ * tests wait for takes milliseconds on an idle machine, and seconds on a busy one).
  */
 export async function until(
   condition: () => boolean,
   what: string,
-  limitMs = 4_000,
+  limitMs = 25_000,
 ): Promise<void> {
   const started = performance.now();
   while (!condition()) {

@@ -1,8 +1,9 @@
 /**
- * Builds and packs the package the way `npm run build && npm publish` would, but in a scratch
- * copy, so that the repo's dist/ is never rewritten under someone else's running tests.
+ * Packs the package the way `npm publish` would (its `prepack` builds), from a fresh clone in a
+ * scratch folder: what ships is what a clone gives, and the repo's dist/ is never rewritten under
+ * someone else's running tests.
  */
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from './run-process.js';
@@ -35,35 +36,36 @@ function packResult(output: string): PackResult {
 }
 
 /**
- * Makes `copy` hold what npm would pack from the repo: a fresh build in `copy/dist` (tsup with
- * tsup.config.ts, as `npm run build` makes it), and every other file npm selects (package.json,
- * its `files` globs, README, LICENSE). npm itself picks the files, so a new `files` entry needs
- * no change here.
+ * Makes `copy` a fresh clone of the working tree: every file git tracks or would track (changes
+ * not yet committed included), and no `dist/`. The repo's node_modules is linked in, as
+ * `npm install` would have made it, to spare a second install.
  */
-export async function stagePackage(copy: string): Promise<void> {
-  await run('tsup', ['--out-dir', join(copy, 'dist'), '--silent'], repo);
-  const listed = packResult(
-    await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], repo),
-  );
-  for (const { path } of listed.files) {
-    if (path.startsWith('dist/')) continue;
+export async function cloneWorkingTree(copy: string): Promise<void> {
+  const files = (
+    await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], repo)
+  )
+    .split('\0')
+    .filter((path) => path !== '');
+  for (const path of files) {
     await mkdir(dirname(join(copy, path)), { recursive: true });
-    await cp(join(repo, path), join(copy, path));
+    // A file deleted in the working tree but still in the index is not part of the clone.
+    await cp(join(repo, path), join(copy, path)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
   }
+  await symlink(join(repo, 'node_modules'), join(copy, 'node_modules'));
 }
 
 /**
- * Stages the package in `copy` and packs it into `destination`: the tarball `npm publish` would
- * upload. Returns what npm reported, with `filename` made an absolute path.
+ * Packs the package as anyone would from a fresh clone, with no build made before: `npm pack`
+ * with its scripts, whose `prepack` builds (`npm run build`). `copy` receives the clone, and
+ * `destination` the tarball `npm publish` would upload. Returns what npm reported, with
+ * `filename` made an absolute path.
  */
 export async function packPackage(copy: string, destination: string): Promise<PackResult> {
-  await stagePackage(copy);
-  const result = packResult(
-    await run(
-      'npm',
-      ['pack', '--json', '--ignore-scripts', '--pack-destination', destination],
-      copy,
-    ),
-  );
+  await cloneWorkingTree(copy);
+  const output = await run('npm', ['pack', '--json', '--pack-destination', destination], copy);
+  // The build prints its progress on the same output, before npm's JSON array.
+  const result = packResult(output.slice(output.search(/^\[$/m)));
   return { ...result, filename: join(destination, result.filename) };
 }

@@ -1,6 +1,6 @@
 /**
- * Prepares what every packaging test needs, once per run: the package built and packed the way
- * `npm publish` would pack it, a scratch consumer project outside the repo that installs that
+ * Prepares what every packaging test needs, once per run: the package packed the way `npm publish`
+ * would pack it from a fresh clone (prepack builds), a scratch consumer project outside the repo that installs that
  * tarball from disk (and its dependencies from the npm registry) as a user would, and the
  * runtime matrix from the cache.
  */
@@ -38,7 +38,7 @@ async function npm(args: string[], cwd: string): Promise<string> {
   }
 }
 
-/** `npm run build` then `npm pack`, as a release would (see test/helpers/pack.ts). */
+/** `npm pack` of a fresh clone, whose prepack builds, as a release would (see test/helpers/pack.ts). */
 async function buildAndPack(scratch: string): Promise<string> {
   return (await packPackage(join(scratch, 'package'), scratch)).filename;
 }

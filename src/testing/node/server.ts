@@ -236,6 +236,9 @@ const LISTEN_ERRORS: Readonly<Record<string, string>> = {
   ENOTFOUND: 'the host name does not resolve',
 };
 
+/** Connections the kernel may queue before the server accepts them. */
+const LISTEN_BACKLOG = 4_096;
+
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -250,7 +253,10 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       );
     };
     server.once('error', onError);
-    server.listen(port, host, () => {
+    // A deep accept queue: a test suite opening a thousand connections at once on a busy machine
+    // would otherwise overflow Node's default of 511, and the kernel drop the rest of the SYNs
+    // until a client's connect timeout ends them (capped by the system's somaxconn).
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', onError);
       resolve();
     });
