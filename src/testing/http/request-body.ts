@@ -45,6 +45,9 @@ export async function readBodyText(
   limit: number,
 ): Promise<string | typeof TOO_LARGE> {
   if (Number(request.headers.get('content-length')) > limit) return TOO_LARGE;
+  // Firefox hands a service worker's requests over without a body stream (`body` is undefined);
+  // the body is then read whole, as the browser already holds it, and measured after.
+  if (request.body === undefined) return textWithin(await request.text(), limit);
   if (request.body === null) return '';
   const reader = request.body.getReader();
   const decoder = new TextDecoder();
@@ -62,6 +65,11 @@ export async function readBodyText(
     text += decoder.decode(chunk.value, { stream: true });
   }
   return text + decoder.decode();
+}
+
+/** `text`, or {@link TOO_LARGE} when its UTF-8 form is longer than `limit` bytes. */
+function textWithin(text: string, limit: number): string | typeof TOO_LARGE {
+  return new TextEncoder().encode(text).byteLength > limit ? TOO_LARGE : text;
 }
 
 /**
