@@ -170,12 +170,12 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 2.3 MB unpacked, 620 KB packed', () => {
-    // Measured at about 2.0 MB unpacked and 540 KB packed: source maps with their sources inlined
+  it('stays small: under 2.45 MB unpacked, 620 KB packed', () => {
+    // Measured at about 2.3 MB unpacked and 560 KB packed: source maps with their sources inlined
     // (two thirds of it; the CJS build's carries ky, which it bundles), the builds of the client,
-    // the mock with its test kit and its bin, the MCP server's stdio and HTTP faces, and the guides
-    // (about 200 KB). A jump means something shipped by mistake.
-    expect(packed.unpackedSize).toBeLessThan(2300 * 1024);
+    // the mock with its test kit, its bin and the HTTP bridge it bundles, the MCP server's stdio
+    // and HTTP faces, and the guides (about 200 KB). A jump means something shipped by mistake.
+    expect(packed.unpackedSize).toBeLessThan(2450 * 1024);
     expect(packed.size).toBeLessThan(620 * 1024);
   });
 });
