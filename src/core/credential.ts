@@ -3,6 +3,8 @@
  * never come back in an error. The client's is a bearer token from `apiKey`; the OAuth token
  * request's is the client's id and secret.
  */
+
+import { describeValue } from '../internal/json.js';
 import { AgentChatError } from './errors/index.js';
 import type { Log } from './logger.js';
 import { headerValue } from './options.js';
@@ -89,10 +91,25 @@ async function callApiKey(apiKey: ApiKeyFunction, context: ApiKeyContext): Promi
     if (error instanceof AgentChatError) throw error;
     throw new AgentChatError('The apiKey function failed, so nothing was sent', { cause: error });
   }
-  if (typeof key !== 'string' || key.trim() !== key || key === '' || !headerValue.test(key)) {
+  const problem = returnedKeyProblem(key);
+  if (problem) {
+    // The user's own function is the culprit here: a token from clientCredentials was checked
+    // when its endpoint answered it, and a bad one is an OAuthError naming the endpoint.
     throw new AgentChatError(
-      'The apiKey function must return a non-empty string without surrounding whitespace, line breaks, control characters or characters above U+00FF; nothing was sent',
+      `The apiKey function returned ${problem}: it must return a non-empty string without surrounding whitespace, line breaks, control characters or characters above U+00FF; nothing was sent`,
     );
   }
-  return key;
+  return key as string;
+}
+
+/** What is wrong with what an apiKey function returned, never quoting it; `undefined` if nothing. */
+function returnedKeyProblem(key: unknown): string | undefined {
+  if (typeof key !== 'string') return describeValue(key);
+  if (key === '') return 'an empty string';
+  if (key.trim() !== key) return 'a string with whitespace at its start or end';
+  if (headerValue.test(key)) return undefined;
+  let at = 0;
+  while (headerValue.test(key.charAt(at))) at++;
+  const code = (key.codePointAt(at) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `a string whose character ${at + 1} is U+${code}, which a header cannot carry`;
 }

@@ -16,6 +16,7 @@ import {
   hasOwnCredentials,
 } from './config.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler.js';
+import { malformedRequestGuard } from './malformed-request.js';
 
 /** How long calls in flight may take to finish after SIGTERM or SIGINT before they are cut off. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -57,12 +58,15 @@ export async function serveOnHttp(
   const serve = toNodeHandler(handler, {
     onerror: (error) => process.stderr.write(`agentchat-mcp: ${error.message}\n`),
   });
+  // In front of the conversion, whose error path (a 500 and a log line) is for our own faults.
+  const refuseMalformed = malformedRequestGuard((line) => process.stderr.write(line));
   let stopping = false;
   const server = createServer((request, response) => {
     // Once stopping, a connection is closed as soon as its last answer is out, not kept alive.
     response.once('finish', () => {
       if (stopping) setImmediate(() => server.closeIdleConnections());
     });
+    if (refuseMalformed(request, response)) return;
     // node:http types `method` as optional; a server's requests always have one.
     return serve(request as never, response);
   });

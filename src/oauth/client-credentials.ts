@@ -6,7 +6,12 @@
 import * as z from 'zod/mini';
 import { ClientWait } from '../core/client-wait.js';
 import type { ApiKeyContext, ApiKeyFunction } from '../core/credential.js';
-import { AgentChatError, APIError, OAuthError } from '../core/errors/index.js';
+import {
+  AgentChatError,
+  APIError,
+  OAuthError,
+  ResponseValidationError,
+} from '../core/errors/index.js';
 import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
 import { Transport } from '../core/transport.js';
 import { validate } from '../core/validation.js';
@@ -234,7 +239,7 @@ async function requestToken(
   try {
     answer = await transport.request(endpoint, endpoint.form);
   } catch (error) {
-    throw refusal(error) ?? error;
+    throw refusal(error) ?? unsendable(error) ?? error;
   }
   // A token without a lifetime serves until the service refuses it (the 401 replay).
   if (answer.expires_in === undefined) {
@@ -252,6 +257,25 @@ async function requestToken(
     refreshAt: sentAt + lifetime - Math.min(margin, lifetime / 2),
     expiresAt: sentAt + lifetime,
   };
+}
+
+/**
+ * The OAuthError for an answer whose `access_token` cannot be sent as `Bearer <token>`, or
+ * `undefined`. The endpoint is the culprit, not the caller's code: blamed on the apiKey function
+ * (as a held token would be, at every call until it expired), it would send the user to the wrong
+ * place.
+ */
+function unsendable(error: unknown): OAuthError | undefined {
+  if (!(error instanceof ResponseValidationError)) return undefined;
+  const issue = error.issues.find((each) => each.path === 'access_token');
+  return (
+    issue &&
+    new OAuthError({
+      status: error.status,
+      requestId: error.requestId,
+      unsendableToken: issue.message,
+    })
+  );
 }
 
 /**

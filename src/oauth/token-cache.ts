@@ -5,6 +5,7 @@
  * every operation on it is bounded and may fail: a failure costs the fleet its sharing, never a
  * call.
  */
+import { accessTokenProblem } from './access-token.js';
 
 /**
  * A shared store for the OAuth access token, given as `cache` to {@link clientCredentials}, so
@@ -113,6 +114,15 @@ export function sharedToken(
   let keyPromise: Promise<string> | undefined;
   let warned = false;
 
+  /** Writes `message` through the latest caller's logger, once per provider: the cache is to blame. */
+  const warnOnce = (message: string) => {
+    const report = warn();
+    if (!warned && report) {
+      warned = true;
+      report(message);
+    }
+  };
+
   /** Runs one cache operation, bounded; `undefined` and a warning when it throws or stalls. */
   const attempt = async <T>(
     what: string,
@@ -124,21 +134,28 @@ export function sharedToken(
       const key = await keyPromise;
       return await bounded(() => operation(key), tokenCacheDefaults.operationTimeoutMs);
     } catch (error) {
-      const report = warn();
-      if (!warned && report) {
-        warned = true;
-        report(
-          `The OAuth token cache failed to ${what} (${describe(error, secret)}); this process uses its own token while the cache fails`,
-        );
-      }
+      warnOnce(
+        `The OAuth token cache failed to ${what} (${describe(error, secret)}); this process uses its own token while the cache fails`,
+      );
       return undefined;
     }
   };
 
-  /** What the cache holds; no token when there is none or it cannot be read. */
+  /**
+   * What the cache holds; no token when there is none or it cannot be read. A stored token that
+   * cannot be sent (written by another program, or by a version that did not check) is treated as
+   * expired: this process asks for a new one and overwrites it, rather than failing every call.
+   */
   const read = async (): Promise<Stored> => {
-    const stored = await attempt('read the token', (key) => cache.get(key));
-    return typeof stored === 'string' ? parseStored(stored, margin) : nothingStored;
+    const value = await attempt('read the token', (key) => cache.get(key));
+    if (typeof value !== 'string') return nothingStored;
+    const stored = parseStored(value, margin);
+    if (stored.unsendable) {
+      warnOnce(
+        `The OAuth token cache held an access token that cannot be sent (${stored.unsendable}); it was ignored and will be replaced`,
+      );
+    }
+    return stored;
   };
 
   /** A token to take: not refused, not due for refresh (so not expired either). */
@@ -239,13 +256,15 @@ function storedToken(token: Token): string {
 interface Stored {
   readonly token: Token | undefined;
   readonly generation: string;
+  /** Why the stored access token cannot be sent, when that is why there is no token. */
+  readonly unsendable?: string;
 }
 
 const nothingStored: Stored = { token: undefined, generation: 'none' };
 
 /**
- * Reads the stored form back, with this provider's refresh margin. An evicted token, or a value
- * another program wrote under the key, holds no token.
+ * Reads the stored form back, with this provider's refresh margin. An evicted token, a token that
+ * cannot be sent, or a value another program wrote under the key, holds no token.
  */
 function parseStored(stored: string, margin: number): Stored {
   let data: unknown;
@@ -258,17 +277,20 @@ function parseStored(stored: string, margin: number): Stored {
   const { accessToken, issuedAt, expiresAt, evicted } = data as Record<string, unknown>;
   // The evicted token's generation: whoever sees it, or the token, takes the same lease.
   if (typeof evicted === 'number') return { token: undefined, generation: String(evicted) };
-  if (typeof accessToken !== 'string' || accessToken === '') return nothingStored;
   if (typeof issuedAt !== 'number') return nothingStored;
   const generation = String(issuedAt);
+  // Its generation is kept, as an expired token's is: the fleet takes one lease to replace it.
+  const unsendable = accessTokenProblem(accessToken);
+  if (unsendable) return { token: undefined, generation, unsendable };
+  const value = accessToken as string;
   if (expiresAt === null) {
-    const token = { value: accessToken, issuedAt, refreshAt: Infinity, expiresAt: Infinity };
+    const token = { value, issuedAt, refreshAt: Infinity, expiresAt: Infinity };
     return { token, generation };
   }
   if (typeof expiresAt !== 'number' || expiresAt <= issuedAt) return nothingStored;
   const lifetime = expiresAt - issuedAt;
   const refreshAt = expiresAt - Math.min(margin, lifetime / 2);
-  return { token: { value: accessToken, issuedAt, refreshAt, expiresAt }, generation };
+  return { token: { value, issuedAt, refreshAt, expiresAt }, generation };
 }
 
 /** Settles as `operation` does, or rejects once `ms` have passed. */

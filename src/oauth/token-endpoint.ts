@@ -8,7 +8,7 @@ import type { Endpoint } from '../core/call.js';
 import type { Credential } from '../core/credential.js';
 import { AgentChatError } from '../core/errors/index.js';
 import { urlCharacters } from '../core/options.js';
-import { nonEmptyString } from '../core/validation.js';
+import { accessTokenProblem, MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
 
 /**
  * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored. Made
@@ -17,7 +17,14 @@ import { nonEmptyString } from '../core/validation.js';
  */
 function tokenResponseSchema() {
   return z.looseObject({
-    access_token: nonEmptyString,
+    // Only a token that can be sent as `Bearer <token>`: the provider turns this field's issue
+    // into an OAuthError naming the token endpoint, and never holds such a token.
+    access_token: z.custom<string>().check(
+      z.superRefine((value, context) => {
+        const problem = accessTokenProblem(value);
+        if (problem) context.addIssue({ code: 'custom', message: problem, input: value });
+      }),
+    ),
     token_type: z.string().check(
       z.refine((type) => type.toLowerCase() === 'bearer', {
         message: 'must be Bearer, the only token type this service accepts',
@@ -50,12 +57,6 @@ export interface TokenEndpoint extends Endpoint<Record<string, string>, TokenRes
   readonly credential: Credential;
   readonly maxResponseBytes: number;
 }
-
-/**
- * A token response is a few hundred bytes; anything near this (64 KiB) is not one. Written out: a
- * product such as `64 * 1024` is one esbuild keeps in every app's bundle, OAuth or not.
- */
-const MAX_TOKEN_RESPONSE_BYTES = 65_536;
 
 /** The settings a token request is made from. */
 interface TokenSettings {

@@ -119,6 +119,26 @@ describe('configuration', () => {
     expect(mock.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['a number', async () => 42 as unknown as string, 'returned number'],
+    ['a key with a trailing space', async () => 'sk_live_1 ', 'whitespace at its start or end'],
+    ['a key holding a BEL', async () => 'sk_\u0007live', 'character 4 is U+0007'],
+    ['a key holding U+0100', async () => 'sk_live_\u0100', 'character 9 is U+0100'],
+  ])(
+    'blames the apiKey function for %s, saying what is wrong without quoting it',
+    async (_name, apiKey, problem) => {
+      const error = await client({ apiKey })
+        .projects.get('p')
+        .catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(AgentChatError);
+      expect((error as Error).message).toMatch(/^The apiKey function returned /);
+      expect((error as Error).message).toContain(problem);
+      expect((error as Error).message).not.toContain('sk_');
+      expect(mock.requests).toHaveLength(0);
+    },
+  );
+
   it('bounds an apiKey function that never answers by the attempt timeout, and retries', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {

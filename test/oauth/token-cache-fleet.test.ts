@@ -5,6 +5,7 @@
  * of token requests.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
@@ -214,6 +215,35 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
       .filter((call) => call.status === 201)
       .slice(-CALLS * 4);
     expect(lastWave.every((call) => call.token === second?.accessToken)).toBe(true);
+  });
+
+  it('ignores a stored token that cannot be sent, and replaces it once for the fleet', async () => {
+    const { redis, service } = await startCacheAndService();
+    // Another program (or an older version) stored a token with a trailing space under the key:
+    // every fresh process of the fleet reads it first.
+    const tokenUrl = `${setup?.baseUrl}/oauth/token`;
+    const identity = JSON.stringify([tokenUrl, credentials.clientId, null, null]);
+    const key = `agentchat:oauth-token:${createHash('sha256').update(identity).digest('hex')}`;
+    const now = Date.now();
+    const bad = { accessToken: 'at_stored_bad ', issuedAt: now, expiresAt: now + 3_600_000 };
+    const writer = await createClient({ url: redis.url }).connect();
+    await writer.set(key, JSON.stringify(bad), { expiration: { type: 'PX', value: 3_600_000 } });
+    await writer.close();
+
+    expect(await wave()).toEqual(allSucceeded);
+    expect(await wave()).toEqual(allSucceeded);
+
+    expect(service.oauth.tokenRequests()).toBe(1);
+    const [token] = service.oauth.tokens();
+    expect(JSON.parse((await storedEntries(redis.url))[key] ?? '{}')).toMatchObject({
+      accessToken: token?.accessToken,
+    });
+    // Each process that read it says so, once, naming the cache.
+    const warnings = fleet.flatMap((worker) => worker.warnings);
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const warning of warnings) {
+      expect(warning).toContain('The OAuth token cache held an access token that cannot be sent');
+    }
   });
 
   it('fails no call when the cache is killed mid-run, and each process warns once', async () => {

@@ -10,6 +10,7 @@ import {
   Client,
   type ClientCredentialsOptions,
   clientCredentials,
+  OAuthError,
   type TokenCache,
 } from '../../src/index.js';
 import { recordingLogger } from '../helpers/reliability.js';
@@ -262,6 +263,68 @@ describe('clientCredentials({ cache })', () => {
       mock.oauth.tokens()[1]?.accessToken,
     );
   });
+
+  it('never stores a token the endpoint answered that cannot be sent; the next call asks again', async () => {
+    const { cache, writes } = memoryCache();
+    const { client } = processOf(cache);
+    mock.enqueue({
+      kind: 'status',
+      status: 200,
+      body: { access_token: 'at_bad\n', token_type: 'Bearer', expires_in: 3600 },
+      path: '/oauth/token',
+    });
+
+    const error = await settle(create(client)).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(OAuthError);
+    expect((error as Error).message).toContain('answered an access_token that cannot be sent');
+    expect(writes).toEqual([]);
+    // The lease taken for the failed request still holds the fleet back for its 10 s (as after
+    // any failed token request), then this process asks again.
+    await settle(create(client));
+    expect(mock.oauth.tokenRequests()).toBe(2);
+    expect(JSON.parse(writes.at(-1)?.value ?? '').accessToken).toBe(
+      mock.oauth.tokens()[0]?.accessToken,
+    );
+  });
+
+  it.each([
+    ['a trailing space', 'at_stored '],
+    ['a trailing line break', 'at_stored\n'],
+    ['U+0100', 'at_\u0100stored'],
+    ['a BEL', 'at_\u0007stored'],
+    ['over 64 KiB', `at_${'x'.repeat(65_536)}`],
+  ])(
+    'ignores a stored token with %s as if expired, warns naming the cache, and replaces it',
+    async (_name, bad) => {
+      const { cache, writes } = memoryCache();
+      // The key, as another program (or a version that did not check) wrote under it.
+      const elsewhere = memoryCache();
+      await create(processOf(elsewhere.cache).client);
+      const key = elsewhere.writes[0]?.key ?? '';
+      const now = Date.now();
+      const stored = { accessToken: bad, issuedAt: now, expiresAt: now + 3600_000 };
+      await cache.set(key, JSON.stringify(stored), 3600_000);
+      const fleet = [processOf(cache), processOf(cache)];
+
+      for (const { client } of fleet) await create(client);
+      for (const { client } of fleet) await create(client);
+
+      // One new token for both processes, written over the bad one; every call sent it.
+      expect(mock.oauth.tokenRequests()).toBe(2);
+      const replacement = mock.oauth.tokens()[1]?.accessToken;
+      expect(JSON.parse(writes.at(-1)?.value ?? '')).toMatchObject({ accessToken: replacement });
+      expect(mock.requests.slice(-4).map((r) => r.headers.authorization)).toEqual(
+        Array(4).fill(`Bearer ${replacement}`),
+      );
+      const warnings = fleet.flatMap(({ logger }) => logger.lines.map((line) => line.text));
+      expect(warnings[0]).toContain(
+        'The OAuth token cache held an access token that cannot be sent',
+      );
+      expect(warnings.join('\n')).not.toContain('apiKey function');
+      expect(warnings.join('\n')).not.toContain('at_');
+    },
+  );
 
   const failures: [string, () => TokenCache][] = [
     [

@@ -14,6 +14,7 @@ import {
   APITimeoutError,
   Client,
   clientCredentials,
+  OAuthError,
   RequestValidationError,
   ResponseTooLargeError,
   ResponseValidationError,
@@ -190,6 +191,66 @@ describe('a body past maxResponseBytes', () => {
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect((error as ResponseTooLargeError).limit).toBe(64 * 1024);
     expect(server.requests).toBe(1);
+  });
+});
+
+describe('a token endpoint answering an access_token that cannot be sent', () => {
+  it.each([
+    ['a trailing space', 'at_9a8b7c6d5e4f ', 'character 16 is U+0020'],
+    ['a trailing line break', 'at_9a8b7c6d5e4f\n', 'character 16 is U+000A'],
+    ['a character above U+00FF', 'at_9a8b7c\u0100d5e4f', 'character 10 is U+0100'],
+    ['a BEL', 'at_9a8b7c\u0007d5e4f', 'character 10 is U+0007'],
+    ['a space inside', 'at_9a8b7c d5e4f', 'character 10 is U+0020'],
+    ['padding before the end', 'at_9a=8b7c', 'character 6 is U+003D'],
+    ['an empty string', '', 'it is empty'],
+    ['a number', 42, 'it is number, not a string'],
+  ])(
+    '(%s) fails the call with OAuthError naming the endpoint, then asks it again',
+    async (_name, bad, problem) => {
+      const good = 'at_0f1e2d3c4b5a';
+      server.answer((req, res, index) => {
+        if (req.url?.endsWith('/oauth/token')) {
+          json(res, 200, {
+            access_token: index === 0 ? bad : good,
+            token_type: 'Bearer',
+            expires_in: 3600,
+          });
+        } else {
+          json(res, 200, { ...project, seen: req.headers.authorization });
+        }
+      });
+      const client = oauthClient();
+
+      const error = await client.projects.get('proj_1').catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(OAuthError);
+      expect((error as OAuthError).status).toBe(200);
+      expect((error as Error).message).toContain(
+        'token endpoint answered an access_token that cannot be sent',
+      );
+      expect((error as Error).message).toContain(problem);
+      expect((error as Error).message).not.toContain('apiKey function');
+      if (typeof bad === 'string' && bad !== '') expect(leaksOf(error, bad)).toEqual([]);
+      // Only the token request went out; the token was not kept: the next call asks again.
+      expect(server.requests).toBe(1);
+      await expect(client.projects.get('proj_1')).resolves.toMatchObject({
+        seen: `Bearer ${good}`,
+      });
+      expect(server.requests).toBe(3);
+    },
+  );
+
+  it('takes every RFC 6750 b64token character, padding included', async () => {
+    const token = 'AZaz09-._~+/==';
+    server.answer((req, res) =>
+      req.url?.endsWith('/oauth/token')
+        ? json(res, 200, { access_token: token, token_type: 'Bearer' })
+        : json(res, 200, { ...project, seen: req.headers.authorization }),
+    );
+
+    await expect(oauthClient().projects.get('proj_1')).resolves.toMatchObject({
+      seen: `Bearer ${token}`,
+    });
   });
 });
 

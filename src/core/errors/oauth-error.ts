@@ -3,8 +3,10 @@ import { AgentChatError, requestIdSuffix } from './agentchat-error.js';
 /**
  * The OAuth 2.0 token endpoint refused to issue a token (RFC 6749 section 5.2): wrong client
  * credentials (`invalid_client`, status 401), a scope it does not grant (`invalid_scope`), and so
- * on. Nothing was sent to the service. Not retried: asking again with the same credentials cannot
- * succeed. A token endpoint that is down fails with {@link APIConnectionError} or the status's
+ * on; or it answered an `access_token` that cannot be sent as `Authorization: Bearer <token>`
+ * (outside RFC 6750's `b64token` characters, such as a trailing space or a line break), which is
+ * then never used nor cached. Nothing was sent to the service. Not retried: asking again with the
+ * same credentials cannot succeed; the next call asks the endpoint again. A token endpoint that is down fails with {@link APIConnectionError} or the status's
  * {@link APIError} instead, after the usual retries.
  *
  * @example
@@ -34,10 +36,18 @@ export class OAuthError extends AgentChatError {
     readonly error?: string | undefined;
     readonly errorDescription?: string | undefined;
     readonly requestId?: string | undefined;
+    /**
+     * What was wrong with a token the endpoint answered with a success status, such as `character
+     * 41 is U+0020, ...`: the endpoint did not refuse, it answered a token that cannot be sent.
+     */
+    readonly unsendableToken?: string | undefined;
   }) {
     const reason = [details.error, details.errorDescription].filter(Boolean).join(': ');
+    const what = details.unsendableToken
+      ? `answered an access_token that cannot be sent (${details.unsendableToken}; status ${details.status})`
+      : `refused to issue a token (status ${details.status}${reason ? `, ${reason}` : ''})`;
     super(
-      `The OAuth 2.0 token endpoint refused to issue a token (status ${details.status}${reason ? `, ${reason}` : ''}); nothing was sent to the service${requestIdSuffix(details.requestId)}`,
+      `The OAuth 2.0 token endpoint ${what}; nothing was sent to the service${requestIdSuffix(details.requestId)}`,
     );
     this.status = details.status;
     this.error = details.error;
