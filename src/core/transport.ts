@@ -79,7 +79,15 @@ export class Transport {
    * key its caller sent. The attempt reads each call's credential from the call, so it serves both.
    */
   withApiKey(apiKey: string): Transport {
-    return new Transport({ ...this.#config, credential: bearerCredential(apiKey) }, this.#ky);
+    return this.withCredential(bearerCredential(apiKey));
+  }
+
+  /**
+   * A transport like this one but authorised by `credential`, sharing this one's ky instance: an
+   * OAuth token request authenticated by a fresh assertion gets one per request.
+   */
+  withCredential(credential: Credential): Transport {
+    return new Transport({ ...this.#config, credential }, this.#ky);
   }
 
   /** Starts a call and returns its promise at once; bad input rejects it, never throws. */
@@ -211,7 +219,8 @@ export class Transport {
     // ky's own deadline ends an attempt (or a wait) still running when the call's time is up.
     if (call.options.totalTimeout !== undefined) kyOptions.totalTimeout = call.options.totalTimeout;
     if (body !== undefined) {
-      if (form) kyOptions.body = new URLSearchParams(body as Record<string, string>);
+      // A form is fields by name or pairs (a name may repeat, as RFC 8707's `resource` does).
+      if (form) kyOptions.body = new URLSearchParams(body as string[][] | Record<string, string>);
       else kyOptions.json = body;
     }
     const query = endpoint.query?.(input.data);
