@@ -184,8 +184,12 @@ export async function suppliedAssertion(
   return assertion.trim();
 }
 
-/** The error's class name, never its message: the callback's own error may quote a token. */
+/**
+ * The error's class name, never its message: the callback's own error may quote a token. The
+ * SDK's own errors (the bin's unreadable token file) say what happened without one.
+ */
 function describeFailure(error: unknown): string {
+  if (error instanceof AgentChatError) return error.message;
   return error instanceof Error ? error.name : describeType(error);
 }
 
