@@ -56,7 +56,9 @@ describe('clientOptionsFromEnv', () => {
     );
     expect(
       errorFor({ ...oauth, AGENTCHAT_BASE_URL: BASE_URL, AGENTCHAT_TOKEN_URL: '' }).message,
-    ).toMatch(/^Incomplete OAuth 2.0 settings: AGENTCHAT_TOKEN_URL \(or AGENTCHAT_ISSUER\) is not set/);
+    ).toMatch(
+      /^Incomplete OAuth 2.0 settings: AGENTCHAT_TOKEN_URL \(or AGENTCHAT_ISSUER\) is not set/,
+    );
   });
 
   it('refuses an API key together with OAuth settings', () => {
