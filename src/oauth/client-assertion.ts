@@ -54,6 +54,8 @@ export const signingAlgorithms: readonly SigningAlgorithm[] = [
  *
  * @example
  * ```ts
+ * import { readFileSync } from 'node:fs';
+ *
  * const privateKey: PrivateKey = readFileSync('client-key.pem', 'utf8');
  * ```
  */
