@@ -10,6 +10,7 @@ import {
   AgentChatError,
   type ClientCredentialsOptions,
   clientCredentials,
+  OAuthError,
   type TokenCache,
 } from '../../src/index.js';
 import { metadataUrls } from '../../src/oauth/discovery.js';
@@ -164,6 +165,24 @@ describe('what a token request sends', () => {
     expect(await algOf({ privateKey: pem })).toBe('RS256');
     expect(await algOf({ privateKey: pem, algorithm: 'PS256' })).toBe('PS256');
     expect(await algOf({ privateKey })).toBe('PS256');
+  });
+
+  it('fails with OAuthError, sending nothing and never showing the key, when the key does not fit the algorithm', async () => {
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const pem = await exportPKCS8(privateKey);
+    const endpoint = grantingFetch();
+    const apiKey = clientCredentials({
+      ...base,
+      privateKey: pem,
+      algorithm: 'RS256',
+      fetch: endpoint.fetch,
+    });
+    const error = await Promise.resolve(apiKey({})).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OAuthError);
+    expect(error).toMatchObject({ status: 0 });
+    expect((error as Error).message).toContain('could not be used to sign RS256');
+    expect(inspect(error)).not.toContain(pem.split('\n')[1]);
+    expect(endpoint.urls).toEqual([]);
   });
 
   it('sends certificateThumbprint as x5t#S256, as Entra ID asks', async () => {
