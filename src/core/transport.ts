@@ -79,15 +79,7 @@ export class Transport {
    * key its caller sent. The attempt reads each call's credential from the call, so it serves both.
    */
   withApiKey(apiKey: string): Transport {
-    return this.withCredential(bearerCredential(apiKey));
-  }
-
-  /**
-   * A transport like this one but authorised by `credential`, sharing this one's ky instance: an
-   * OAuth token request authenticated by a fresh assertion gets one per request.
-   */
-  withCredential(credential: Credential): Transport {
-    return new Transport({ ...this.#config, credential }, this.#ky);
+    return new Transport({ ...this.#config, credential: bearerCredential(apiKey) }, this.#ky);
   }
 
   /** Starts a call and returns its promise at once; bad input rejects it, never throws. */

@@ -4,9 +4,9 @@
  * identity: a Kubernetes service-account token, a CI OIDC token). Either way no shared secret is
  * sent, and each token request carries a fresh assertion.
  *
- * Signing uses jose over Web Crypto, so it runs wherever the SDK does; jose is imported when the
- * first assertion is signed, so an app that never signs one never loads it, and a bundler puts it
- * in a chunk of its own.
+ * Signing uses jose over Web Crypto, so it runs wherever the SDK does; `sign-assertion.ts`, the
+ * one module that imports jose, is loaded when the first assertion is signed, so an app that never
+ * signs one never loads it.
  */
 import { AgentChatError, OAuthError } from '../core/errors/index.js';
 
@@ -116,16 +116,16 @@ export function assertionSigner(key: SigningKey): (audience: string) => Promise<
   const algorithm = key.algorithm ?? algorithmOf(key.privateKey);
   let imported: Promise<CryptoKey | Uint8Array> | undefined;
   return async (audience) => {
-    let jose: typeof import('jose');
+    let signing: typeof import('./sign-assertion.js');
     try {
-      jose = await import('jose');
+      signing = await import('./sign-assertion.js');
     } catch (error) {
       throw new AgentChatError(
         'private_key_jwt needs the jose package, a dependency of agentchat: reinstall agentchat',
         { cause: error },
       );
     }
-    imported ??= importKey(jose, key.privateKey, algorithm);
+    imported ??= signing.importSigningKey(key.privateKey, algorithm);
     let signingKey: CryptoKey | Uint8Array;
     try {
       signingKey = await imported;
@@ -137,20 +137,20 @@ export function assertionSigner(key: SigningKey): (audience: string) => Promise<
         problem: `the privateKey could not be used to sign ${algorithm}: check that it is the private key of the kind ${algorithm} names, or set algorithm to the key's own`,
       });
     }
-    const header: Record<string, string> = { alg: algorithm, typ: 'JWT' };
+    const header: { alg: string } & Record<string, string> = { alg: algorithm, typ: 'JWT' };
     if (key.keyId !== undefined) header.kid = key.keyId;
     if (key.certificateThumbprint !== undefined) header['x5t#S256'] = key.certificateThumbprint;
     const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      iss: key.clientId,
+      sub: key.clientId,
+      aud: audience,
+      jti: crypto.randomUUID(),
+      iat: now,
+      exp: now + ASSERTION_LIFETIME_SECONDS,
+    };
     try {
-      return await new jose.SignJWT({})
-        .setProtectedHeader(header as { alg: string })
-        .setIssuer(key.clientId)
-        .setSubject(key.clientId)
-        .setAudience(audience)
-        .setJti(crypto.randomUUID())
-        .setIssuedAt(now)
-        .setExpirationTime(now + ASSERTION_LIFETIME_SECONDS)
-        .sign(signingKey);
+      return await signing.signJwt(header, claims, signingKey);
     } catch {
       throw new OAuthError({
         status: 0,
@@ -258,16 +258,6 @@ function pemAlgorithm(pem: string): SigningAlgorithm | undefined {
     return undefined;
   }
   return pemAlgorithms.find(([oid]) => head.includes(oid))?.[1];
-}
-
-function importKey(
-  jose: typeof import('jose'),
-  privateKey: PrivateKey,
-  algorithm: SigningAlgorithm,
-): Promise<CryptoKey | Uint8Array> {
-  if (typeof privateKey === 'string') return jose.importPKCS8(privateKey, algorithm);
-  if (isCryptoKey(privateKey)) return Promise.resolve(privateKey);
-  return jose.importJWK(privateKey as import('jose').JWK, algorithm);
 }
 
 function isCryptoKey(value: unknown): value is CryptoKey {

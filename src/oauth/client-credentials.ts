@@ -13,7 +13,7 @@ import {
   ResponseValidationError,
 } from '../core/errors/index.js';
 import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
-import { Transport } from '../core/transport.js';
+import { Transport, type TransportConfig } from '../core/transport.js';
 import { validate } from '../core/validation.js';
 import { userAgent } from '../internal/platform.js';
 import { MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
@@ -329,9 +329,11 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
   const authMethod = authMethodOf(settings);
   const tokenUrl = settings.tokenUrl === undefined ? undefined : parseTokenUrl(settings.tokenUrl);
   if (settings.issuer !== undefined) parseTokenUrl(settings.issuer, 'issuer');
-  // One transport for discovery and every token request, with an empty base: the token endpoint
-  // may be on any origin the issuer's metadata names. Each request brings its own credential.
-  const transport = new Transport({
+  // Discovery and every token request share these limits, with an empty base: the token endpoint
+  // may be on any origin the issuer's metadata names. Each token request gets a transport of its
+  // own, authorised by its own credential (an assertion is fresh each time): a token request is
+  // rare, and a method on Transport for it would be in every app's bundle, OAuth or not.
+  const transport: TransportConfig = {
     credential: { fixed: { header: undefined, secrets: [] } },
     baseUrl: '',
     maxRetries: retryDefaults.maxRetries,
@@ -347,7 +349,7 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
     // Retry-After from the token endpoint holds this provider's next request, not the service's.
     retryBudget: undefined,
     clientWait: new ClientWait(),
-  });
+  };
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
   const request = tokenRequester(settings, authMethod, tokenUrl, transport, margin);
 
@@ -415,12 +417,13 @@ function tokenRequester(
   settings: Settings,
   authMethod: AuthMethod,
   tokenUrl: URL | undefined,
-  transport: Transport,
+  transport: TransportConfig,
   margin: number,
 ): () => Promise<Token> {
   const grant = grantFields(settings);
   const issuer = settings.issuer;
-  const discovery = issuer === undefined ? undefined : cachedDiscovery(issuer, transport);
+  const discovery =
+    issuer === undefined ? undefined : cachedDiscovery(issuer, new Transport(transport));
   const given = tokenUrl && tokenEndpoint(tokenUrl);
   let discovered: { readonly url: string; readonly endpoint: TokenEndpoint } | undefined;
   const sign =
@@ -463,7 +466,7 @@ function tokenRequester(
       const { endpoint, url } = await endpointOf();
       const { fields, credential } = await authenticate(url);
       return await requestToken(
-        transport.withCredential(credential),
+        new Transport({ ...transport, credential }),
         endpoint,
         [...grant, ...fields],
         margin,
