@@ -3,7 +3,7 @@
  * secrets by Basic and in the form, RFC 8707 resources, issuer discovery and its mix-up defence,
  * private_key_jwt with a PEM and a JWK, and workload identity's assertion callback.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { decodeJwt, SignJWT } from 'jose';
@@ -13,6 +13,8 @@ import {
   type ClientCredentialsOptions,
   clientCredentials,
   OAuthError,
+  RedirectError,
+  ResponseTooLargeError,
 } from '../../src/index.js';
 import {
   type AuthorizationServer,
@@ -149,6 +151,71 @@ describe('issuer discovery', () => {
       ]);
     } finally {
       await openid.close();
+    }
+  });
+});
+
+describe('issuer discovery through the hardened transport', () => {
+  /** A server answering every path with `answer`, recording the paths asked. */
+  async function serveRaw(answer: (res: ServerResponse) => void) {
+    const paths: string[] = [];
+    const http = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      answer(res);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const close = () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      });
+    return { origin, paths, close };
+  }
+
+  it('follows no redirect from a metadata URI', async () => {
+    const redirecting = await serveRaw((res) => {
+      res.writeHead(302, { location: `${server.issuer}/.well-known/oauth-authorization-server` });
+      res.end();
+    });
+    const before = server.paths.length;
+    try {
+      const apiKey = clientCredentials({ issuer: redirecting.origin, ...server.secretClient });
+      expect(await failureOf(apiKey)).toBeInstanceOf(RedirectError);
+      expect(redirecting.paths).toEqual(['/.well-known/oauth-authorization-server']);
+      expect(server.paths.length).toBe(before);
+    } finally {
+      await redirecting.close();
+    }
+  });
+
+  it('stops reading a metadata document past its cap', async () => {
+    const endless = await serveRaw((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"issuer":"x","padding":"${'a'.repeat(300_000)}"}`);
+    });
+    try {
+      const apiKey = clientCredentials({ issuer: endless.origin, ...server.secretClient });
+      expect(await failureOf(apiKey)).toBeInstanceOf(ResponseTooLargeError);
+    } finally {
+      await endless.close();
+    }
+  });
+
+  it('is an OAuthError naming both URIs when neither has a document', async () => {
+    const empty = await serveJson(() => undefined);
+    try {
+      const apiKey = clientCredentials({ issuer: `${empty.origin}/realm`, ...server.secretClient });
+      const error = await failureOf(apiKey);
+      expect(error).toBeInstanceOf(OAuthError);
+      expect((error as OAuthError).message).toContain(
+        `${empty.origin}/.well-known/oauth-authorization-server/realm (status 404)`,
+      );
+      expect((error as OAuthError).message).toContain(
+        `${empty.origin}/realm/.well-known/openid-configuration (status 404)`,
+      );
+    } finally {
+      await empty.close();
     }
   });
 });
