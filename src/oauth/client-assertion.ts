@@ -113,7 +113,6 @@ export function privateKeyProblem(privateKey: unknown): string | undefined {
  * The key is imported on the first call and kept.
  */
 export function assertionSigner(key: SigningKey): (audience: string) => Promise<string> {
-  const algorithm = key.algorithm ?? algorithmOf(key.privateKey);
   let imported: Promise<CryptoKey | Uint8Array> | undefined;
   return async (audience) => {
     let signing: typeof import('./sign-assertion.js');
@@ -125,6 +124,7 @@ export function assertionSigner(key: SigningKey): (audience: string) => Promise<
         { cause: error },
       );
     }
+    const algorithm = key.algorithm ?? signing.algorithmOf(key.privateKey);
     imported ??= signing.importSigningKey(key.privateKey, algorithm);
     let signingKey: CryptoKey | Uint8Array;
     try {
@@ -197,67 +197,6 @@ function describeFailure(error: unknown): string {
 
 function describeType(value: unknown): string {
   return value === null ? 'null' : typeof value;
-}
-
-/**
- * The algorithm a key is made for, when nothing says otherwise: a JWK's `alg` or its curve, a
- * CryptoKey's algorithm, a PEM's algorithm identifier; RS256 when none says.
- */
-export function algorithmOf(privateKey: PrivateKey): SigningAlgorithm {
-  if (typeof privateKey === 'string') return pemAlgorithm(privateKey) ?? 'RS256';
-  if (isCryptoKey(privateKey)) return cryptoKeyAlgorithm(privateKey.algorithm) ?? 'RS256';
-  const jwk = privateKey;
-  if (typeof jwk.alg === 'string' && (signingAlgorithms as string[]).includes(jwk.alg)) {
-    return jwk.alg as SigningAlgorithm;
-  }
-  if (jwk.kty === 'EC') return curveAlgorithm(jwk.crv) ?? 'ES256';
-  if (jwk.kty === 'OKP') return 'EdDSA';
-  return 'RS256';
-}
-
-function curveAlgorithm(curve: unknown): SigningAlgorithm | undefined {
-  if (curve === 'P-256') return 'ES256';
-  if (curve === 'P-384') return 'ES384';
-  if (curve === 'P-521') return 'ES512';
-  return undefined;
-}
-
-function cryptoKeyAlgorithm(algorithm: KeyAlgorithm): SigningAlgorithm | undefined {
-  const { name } = algorithm;
-  if (name === 'ECDSA') return curveAlgorithm((algorithm as EcKeyAlgorithm).namedCurve);
-  if (name === 'Ed25519') return 'EdDSA';
-  const hash = (algorithm as RsaHashedKeyAlgorithm).hash?.name;
-  const bits = hash === 'SHA-384' ? '384' : hash === 'SHA-512' ? '512' : '256';
-  if (name === 'RSA-PSS') return `PS${bits}` as SigningAlgorithm;
-  if (name === 'RSASSA-PKCS1-v1_5') return `RS${bits}` as SigningAlgorithm;
-  return undefined;
-}
-
-/**
- * Object identifiers (DER) of the keys a PKCS#8 PEM may hold, found in its algorithm identifier,
- * which comes within the first few dozen bytes.
- */
-const pemAlgorithms: readonly (readonly [string, SigningAlgorithm])[] = [
-  ['06082a8648ce3d030107', 'ES256'], // prime256v1
-  ['06052b81040022', 'ES384'], // secp384r1
-  ['06052b81040023', 'ES512'], // secp521r1
-  ['06032b6570', 'EdDSA'], // Ed25519
-  ['06092a864886f70d01010a', 'PS256'], // RSASSA-PSS
-  ['06092a864886f70d010101', 'RS256'], // rsaEncryption
-];
-
-function pemAlgorithm(pem: string): SigningAlgorithm | undefined {
-  const body = pem.replace(/-----[^-]+-----|\s/g, '');
-  let head: string;
-  try {
-    head = Array.from(atob(body).slice(0, 48), (c) =>
-      c.charCodeAt(0).toString(16).padStart(2, '0'),
-    ).join('');
-  } catch {
-    // Not Base64: the import says so, without quoting it.
-    return undefined;
-  }
-  return pemAlgorithms.find(([oid]) => head.includes(oid))?.[1];
 }
 
 function isCryptoKey(value: unknown): value is CryptoKey {

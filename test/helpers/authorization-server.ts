@@ -110,6 +110,8 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
     ],
     jwks: { keys: [{ ...(await exportJWK(signing.privateKey)), kid: 'server-1', alg: 'ES256' }] },
     scopes: serverScope.split(' '),
+    // Set, so that oidc-provider does not print a notice about its default at every token.
+    ttl: { ClientCredentials: 600 },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
