@@ -87,7 +87,7 @@ export function clientOptionsFromEnv(
     const given = group.filter((name) => read(name) !== undefined);
     if (given.length > 1) {
       throw new AgentChatError(
-        `${listed(given)} are all set: set only one of ${group.join(', ')}.`,
+        `${listed(given)} are ${given.length === 2 ? 'both' : 'all'} set: set only one of ${listed([...group])}.`,
       );
     }
   }

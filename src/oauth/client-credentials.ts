@@ -233,7 +233,9 @@ function conflicts(settings: Settings): string[] {
   );
   const method = settings.authMethod;
   if (given.length > 1) {
-    problems.push(`${given.join(' and ')} are all given: give one credential`);
+    problems.push(
+      `${given.join(' and ')} are ${given.length === 2 ? 'both' : 'all'} given: give one credential`,
+    );
   } else if (given.length === 0) {
     problems.push(
       method === 'private_key_jwt'
@@ -257,9 +259,9 @@ function conflicts(settings: Settings): string[] {
       `authMethod: not needed with clientAssertion, which is sent as a jwt-bearer assertion; remove authMethod '${method}'`,
     );
   }
-  const signing = settings.privateKey === undefined;
+  const keyless = settings.privateKey === undefined;
   for (const name of ['keyId', 'algorithm', 'certificateThumbprint'] as const) {
-    if (signing && settings[name] !== undefined)
+    if (keyless && settings[name] !== undefined)
       problems.push(`${name}: only used with privateKey`);
   }
   return problems;
@@ -287,7 +289,9 @@ function isTokenCache(value: unknown): boolean {
 /**
  * Makes a token provider for OAuth 2.0 client credentials, to pass as the client's `apiKey`.
  *
- * Tokens are requested from `tokenUrl` as RFC 6749 section 4.4 says, cached and shared by every
+ * Tokens are requested from `tokenUrl`, or from the token endpoint the `issuer`'s metadata names,
+ * as RFC 6749 section 4.4 says, the client authenticated by its secret, by an assertion signed
+ * with its `privateKey`, or by one `clientAssertion` hands out; they are cached and shared by every
  * call through the provider, and refreshed `min(refreshMarginMs, half the lifetime)` before they
  * expire (the lifetime counted from when the request was sent). However many calls wait, at most
  * one token request is in flight. While a token is still valid, a failed refresh fails no call;

@@ -158,14 +158,14 @@ describe('clientOptionsFromEnv', () => {
         errorFor({ ...issuerEnv, ...oauth, AGENTCHAT_CLIENT_ASSERTION_FILE: '/var/run/token' })
           .message,
       ).toBe(
-        'AGENTCHAT_CLIENT_SECRET and AGENTCHAT_CLIENT_ASSERTION_FILE are all set: set only one of ' +
-          'AGENTCHAT_CLIENT_SECRET, AGENTCHAT_PRIVATE_KEY_FILE, AGENTCHAT_CLIENT_ASSERTION_FILE.',
+        'AGENTCHAT_CLIENT_SECRET and AGENTCHAT_CLIENT_ASSERTION_FILE are both set: set only one of ' +
+          'AGENTCHAT_CLIENT_SECRET, AGENTCHAT_PRIVATE_KEY_FILE and AGENTCHAT_CLIENT_ASSERTION_FILE.',
       );
       expect(
         errorFor({ ...issuerEnv, AGENTCHAT_CLIENT_SECRET: 's', AGENTCHAT_TOKEN_URL: 'https://t/' })
           .message,
       ).toBe(
-        'AGENTCHAT_TOKEN_URL and AGENTCHAT_ISSUER are all set: set only one of AGENTCHAT_TOKEN_URL, AGENTCHAT_ISSUER.',
+        'AGENTCHAT_TOKEN_URL and AGENTCHAT_ISSUER are both set: set only one of AGENTCHAT_TOKEN_URL and AGENTCHAT_ISSUER.',
       );
     });
 

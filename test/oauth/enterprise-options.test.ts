@@ -72,7 +72,7 @@ describe('checking the options when the provider is made', () => {
     [
       'two credentials',
       { ...base, clientSecret: 's', clientAssertion: () => 'a' },
-      'clientSecret and clientAssertion are all given',
+      'clientSecret and clientAssertion are both given',
     ],
     [
       'a keyId without a key',
