@@ -447,7 +447,17 @@ function tokenRequester(
       });
     }
     if (discovered?.url !== named) {
-      discovered = { url: named, endpoint: tokenEndpoint(parseTokenUrl(named, 'token_endpoint')) };
+      let url: URL;
+      try {
+        url = parseTokenUrl(named, 'token_endpoint');
+      } catch {
+        // The server's document is at fault, not the options: said as the server's failure.
+        throw new OAuthError({
+          status: 200,
+          problem: `the metadata of the issuer ${JSON.stringify(issuer)} names a token_endpoint that is not an absolute http(s) URL without credentials: ${JSON.stringify(named)}`,
+        });
+      }
+      discovered = { url: named, endpoint: tokenEndpoint(url) };
     }
     return discovered;
   };

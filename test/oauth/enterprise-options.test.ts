@@ -200,6 +200,29 @@ describe('what a token request sends', () => {
   });
 });
 
+describe('issuer metadata', () => {
+  it.each([
+    ['names no token endpoint', {}, 'names no token_endpoint'],
+    ['names one that is no URL', { token_endpoint: 'token' }, 'names a token_endpoint that is not'],
+  ])('is an OAuthError when it %s, and nothing is sent', async (_, fields, message) => {
+    const urls: string[] = [];
+    const fetch: typeof globalThis.fetch = async (input) => {
+      urls.push((input as Request).url);
+      return Response.json({ issuer: 'https://auth.test', ...fields });
+    };
+    const apiKey = clientCredentials({
+      issuer: 'https://auth.test',
+      clientId: 'svc',
+      clientSecret: 's',
+      fetch,
+    });
+    const error = await Promise.resolve(apiKey({})).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OAuthError);
+    expect((error as Error).message).toContain(message);
+    expect(urls).toEqual(['https://auth.test/.well-known/oauth-authorization-server']);
+  });
+});
+
 describe('issuer metadata locations', () => {
   it('inserts the issuer path after the RFC 8414 well-known name, and appends OpenID’s', () => {
     expect(metadataUrls('https://login.example/tenant/v2.0')).toEqual([

@@ -8,7 +8,7 @@ import {
   type AuthorizationServer,
   startAuthorizationServer,
 } from '../helpers/authorization-server.js';
-import { runJson } from '../helpers/package-consumer.js';
+import { consumerPath, runJson } from '../helpers/package-consumer.js';
 
 const { node, bun, deno } = inject('runtimes');
 let server: AuthorizationServer;
@@ -23,19 +23,28 @@ const runtimes = [
   {
     name: `Deno ${deno.version}`,
     bin: deno.bin,
-    // Only the network, and only to the authorization server.
-    flags: () => ['run', '--no-prompt', `--allow-net=${new URL(server.issuer).host}`],
+    // Only the network, and only to the authorization server; CommonJS is loaded through the
+    // file system, so the CJS build also needs to read the consumer's folder.
+    flags: (build: 'esm' | 'cjs') => [
+      'run',
+      '--no-prompt',
+      `--allow-net=${new URL(server.issuer).host}`,
+      ...(build === 'cjs' ? [`--allow-read=${consumerPath()}`] : []),
+    ],
   },
 ];
 
 describe.each(runtimes)('$name', ({ bin, flags }) => {
-  it('discovers the token endpoint and signs private_key_jwt with a PEM and a JWK', async () => {
-    const { clientId, keyId, key } = server.keyClient;
-    const args = [server.issuer, clientId, keyId, key.pem, JSON.stringify(key.jwk)];
-    expect(await runJson(bin, [...flags(), 'oauth-signing.mjs', ...args])).toEqual({
-      pem: { tokens: 2, opaque: true },
-      jwk: { tokens: 2, opaque: true },
-      refused: 'invalid_client',
-    });
-  });
+  it.each(['esm', 'cjs'] as const)(
+    'discovers the token endpoint and signs private_key_jwt with a PEM and a JWK (%s)',
+    async (build) => {
+      const { clientId, keyId, key } = server.keyClient;
+      const args = [build, server.issuer, clientId, keyId, key.pem, JSON.stringify(key.jwk)];
+      expect(await runJson(bin, [...flags(build), 'oauth-signing.mjs', ...args])).toEqual({
+        pem: { tokens: 2, opaque: true },
+        jwk: { tokens: 2, opaque: true },
+        refused: 'invalid_client',
+      });
+    },
+  );
 });

@@ -1,10 +1,12 @@
-// Enterprise OAuth host: `<runtime> oauth-signing.mjs <issuer> <clientId> <keyId> <pem> <jwk>`
-// finds the token endpoint by issuer discovery and gets a token with private_key_jwt, once
-// signing with the PEM and once with the JWK, then prints one JSON line: the token's kind and
-// how many token requests each provider made.
-import { clientCredentials, OAuthError } from 'agentchat';
+// Enterprise OAuth host: `<runtime> oauth-signing.mjs <esm|cjs> <issuer> <clientId> <keyId> <pem>
+// <jwk>` loads the package by `import` or `require`, finds the token endpoint by issuer discovery
+// and gets a token with private_key_jwt, once signing with the PEM and once with the JWK, then
+// prints one JSON line: how many distinct tokens each provider got, and a stranger's refusal.
+import { createRequire } from 'node:module';
 
-const [issuer, clientId, keyId, pem, jwk] = process.argv.slice(2);
+const [build, issuer, clientId, keyId, pem, jwk] = process.argv.slice(2);
+const { clientCredentials, OAuthError } =
+  build === 'cjs' ? createRequire(import.meta.url)('agentchat') : await import('agentchat');
 const result = {};
 for (const [kind, privateKey] of [
   ['pem', pem],
