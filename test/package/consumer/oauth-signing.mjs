@@ -1,27 +1,10 @@
 // Enterprise OAuth host: `<runtime> oauth-signing.mjs <esm|cjs> <issuer> <clientId> <keyId> <pem>
-// <jwk>` loads the package by `import` or `require`, finds the token endpoint by issuer discovery
-// and gets a token with private_key_jwt, once signing with the PEM and once with the JWK, then
-// prints one JSON line: how many distinct tokens each provider got, and a stranger's refusal.
+// <jwk>` loads the package by `import` or `require`, runs oauth-scenario.mjs against the
+// authorization server, and prints its result as one JSON line.
 import { createRequire } from 'node:module';
+import { runOAuthScenario } from './oauth-scenario.mjs';
 
 const [build, issuer, clientId, keyId, pem, jwk] = process.argv.slice(2);
-const { clientCredentials, OAuthError } =
+const sdk =
   build === 'cjs' ? createRequire(import.meta.url)('agentchat') : await import('agentchat');
-const result = {};
-for (const [kind, privateKey] of [
-  ['pem', pem],
-  ['jwk', JSON.parse(jwk)],
-]) {
-  const apiKey = clientCredentials({ issuer, clientId, keyId, privateKey });
-  const first = await apiKey({});
-  // The service refused it: a second token request, with a fresh assertion.
-  const second = await apiKey({ rejected: first });
-  result[kind] = { tokens: new Set([first, second]).size, opaque: /^[\w-]+$/.test(first) };
-}
-// A key the server does not know: its refusal, as the SDK's error.
-const stranger = clientCredentials({ issuer, clientId: 'nobody', privateKey: pem });
-result.refused = await Promise.resolve(stranger({})).then(
-  () => 'granted',
-  (error) => (error instanceof OAuthError ? error.error : String(error)),
-);
-console.log(JSON.stringify(result));
+console.log(JSON.stringify(await runOAuthScenario(sdk, { issuer, clientId, keyId, pem, jwk })));
