@@ -192,7 +192,13 @@ function optionsSchema() {
     ),
     scope: z.optional(z.string()),
     audience: z.optional(z.string()),
-    resource: z.optional(z.union([text, z.array(text).check(z.minLength(1))])),
+    // A custom check rather than z.union and z.array, which would add 0.5 KiB min+gzip to every
+    // app that uses client credentials.
+    resource: z.optional(
+      z.custom<string | readonly string[]>(isResource, {
+        message: 'expected a URI, or a non-empty array of them',
+      }),
+    ),
     authMethod: z.optional(
       z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt']),
     ),
@@ -274,6 +280,11 @@ function authMethodOf(settings: Settings): AuthMethod {
   return settings.authMethod === 'client_secret_post'
     ? 'client_secret_post'
     : 'client_secret_basic';
+}
+
+function isResource(value: unknown): boolean {
+  const all = Array.isArray(value) ? value : [value];
+  return all.length > 0 && all.every((each) => typeof each === 'string' && each !== '');
 }
 
 function isTokenCache(value: unknown): boolean {
