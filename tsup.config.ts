@@ -54,10 +54,12 @@ export default defineConfig([
   },
   {
     // CJS: ky is ESM only, and `require('ky')` fails at run time on the Node versions the package
-    // supports, so ky is bundled in. zod ships CJS too, so it stays external.
+    // supports, so ky is bundled in. jose is ESM only too, and the CJS build would require it
+    // when it loads, OAuth or not: bundled, only the three functions signing uses come along.
+    // zod ships CJS too, so it stays external.
     entry,
     format: ['cjs'],
-    noExternal: ['ky'],
+    noExternal: ['ky', 'jose'],
     target: 'es2022',
     platform: 'node',
     removeNodeProtocol: false,

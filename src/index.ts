@@ -65,6 +65,7 @@ export type {
   StandardSchemaV1InferOutput,
   StandardSchemaV1Result,
 } from './core/standard-schema.js';
+export type { PrivateKey, SigningAlgorithm } from './oauth/client-assertion.js';
 export {
   type ClientCredentialsOptions,
   clientCredentials,

@@ -118,17 +118,22 @@ describe('types', () => {
     expectTypeOf<Parameters<ApiKeyFunction>[0]>().toEqualTypeOf<ApiKeyContext>();
     expectTypeOf<ApiKeyContext['rejected']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ClientCredentialsOptions['authMethod']>().toEqualTypeOf<
-      'client_secret_basic' | 'client_secret_post' | undefined
+      'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | undefined
+    >();
+    expectTypeOf<ClientCredentialsOptions['resource']>().toEqualTypeOf<
+      string | readonly string[] | undefined
     >();
     expectTypeOf<OAuthError['error']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<OAuthError['status']>().toEqualTypeOf<number>();
     // A plain function that ignores the context is a valid apiKey.
     new Client({ apiKey: () => 'token', baseUrl: 'https://host/api' });
     new Client({ apiKey: provider, baseUrl: 'https://host/api' });
-    // @ts-expect-error authMethod is one of the two RFC 6749 methods
+    // @ts-expect-error authMethod is one of the RFC 6749 and RFC 7523 methods
     clientCredentials({ tokenUrl: 'u', clientId: 'i', clientSecret: 's', authMethod: 'jwt' });
-    // @ts-expect-error the secret is required
-    clientCredentials({ tokenUrl: 'u', clientId: 'i' });
+    // @ts-expect-error the client id is required
+    clientCredentials({ tokenUrl: 'u', clientSecret: 's' });
+    // @ts-expect-error an assertion callback answers a string
+    clientCredentials({ issuer: 'u', clientId: 'i', clientAssertion: () => 42 });
   });
 
   it('types the shared token cache: sync or async, lease optional', () => {
