@@ -118,7 +118,7 @@ describe('npx agentchat-mock', () => {
     expect(bad.code).toBe(2);
     expect(ownLines(bad.stderr)).toEqual([
       expect.stringMatching(
-        /^agentchat-mock: Unknown option '--prot'.* \(see agentchat-mock --help\)$/,
+        /^agentchat-mock: Unknown option --prot; did you mean --port\?.* \(see agentchat-mock --help\)$/,
       ),
     ]);
   });
