@@ -5,10 +5,11 @@
  * sent, and each token request carries a fresh assertion.
  *
  * Signing uses jose over Web Crypto, so it runs wherever the SDK does; `sign-assertion.ts`, the
- * one module that imports jose, is loaded when the first assertion is signed, so an app that never
- * signs one never loads it.
+ * one module that imports jose, is loaded (by `load-signing.ts`) when the first assertion is
+ * signed, so an app that never signs one never loads it.
  */
 import { AgentChatError, OAuthError } from '../core/errors/index.js';
+import { loadSigning } from './load-signing.js';
 
 /** The `client_assertion_type` of a JWT assertion (RFC 7523 section 2.2). */
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -59,7 +60,45 @@ export const signingAlgorithms: readonly SigningAlgorithm[] = [
  * const privateKey: PrivateKey = readFileSync('client-key.pem', 'utf8');
  * ```
  */
-export type PrivateKey = string | JsonWebKey | CryptoKey;
+export type PrivateKey = string | PrivateJwk | SigningCryptoKey;
+
+/**
+ * A JSON Web Key (RFC 7517), as `JSON.parse` of a key file gives it; a private one has `d`. The
+ * members are written out here, rather than taken from the DOM library's `JsonWebKey`, so that a
+ * Node project compiling without that library can use the types; the DOM's type fits this one.
+ */
+export interface PrivateJwk {
+  kty?: string | undefined;
+  alg?: string | undefined;
+  crv?: string | undefined;
+  kid?: string | undefined;
+  use?: string | undefined;
+  key_ops?: string[] | undefined;
+  ext?: boolean | undefined;
+  d?: string | undefined;
+  n?: string | undefined;
+  e?: string | undefined;
+  p?: string | undefined;
+  q?: string | undefined;
+  dp?: string | undefined;
+  dq?: string | undefined;
+  qi?: string | undefined;
+  x?: string | undefined;
+  y?: string | undefined;
+  k?: string | undefined;
+}
+
+/**
+ * A Web Crypto key, as `crypto.subtle.importKey` or `generateKey` gives it, in any runtime. Its
+ * members are written out for the same reason as {@link PrivateJwk}'s; the DOM's `CryptoKey` and
+ * Node's `webcrypto.CryptoKey` both fit it.
+ */
+export interface SigningCryptoKey {
+  readonly type: string;
+  readonly extractable: boolean;
+  readonly algorithm: { readonly name: string };
+  readonly usages: readonly string[];
+}
 
 /**
  * How long an assertion is valid, in seconds: long enough for a slow token request and some
@@ -100,7 +139,7 @@ export function privateKeyProblem(privateKey: unknown): string | undefined {
       : `is a ${privateKey.type} CryptoKey, not a private one`;
   }
   if (typeof privateKey === 'object' && privateKey !== null) {
-    const jwk = privateKey as JsonWebKey;
+    const jwk = privateKey as PrivateJwk;
     if (typeof jwk.kty !== 'string') return 'is a JWK without kty';
     if (jwk.d === undefined) return 'is a public JWK: a private one has "d"';
     return undefined;
@@ -115,9 +154,9 @@ export function privateKeyProblem(privateKey: unknown): string | undefined {
 export function assertionSigner(key: SigningKey): (audience: string) => Promise<string> {
   let imported: Promise<CryptoKey | Uint8Array> | undefined;
   return async (audience) => {
-    let signing: typeof import('./sign-assertion.js');
+    let signing: Awaited<ReturnType<typeof loadSigning>>;
     try {
-      signing = await import('./sign-assertion.js');
+      signing = await loadSigning();
     } catch (error) {
       throw new AgentChatError(
         'private_key_jwt needs the jose package, a dependency of agentchat: reinstall agentchat',

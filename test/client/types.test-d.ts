@@ -136,6 +136,23 @@ describe('types', () => {
     clientCredentials({ issuer: 'u', clientId: 'i', clientAssertion: () => 42 });
   });
 
+  it("takes the DOM's and Node's key types as private keys, without naming them itself", () => {
+    const signing = { issuer: 'https://a', clientId: 'i', authMethod: 'private_key_jwt' } as const;
+    const jwk: JsonWebKey = { kty: 'EC', crv: 'P-256', d: 'd', x: 'x', y: 'y' };
+    const parsed: unknown = JSON.parse('{}');
+    clientCredentials({ ...signing, privateKey: jwk });
+    clientCredentials({ ...signing, privateKey: parsed as CryptoKey });
+    clientCredentials({
+      ...signing,
+      privateKey: parsed as import('node:crypto').webcrypto.CryptoKey,
+    });
+    clientCredentials({ ...signing, privateKey: '-----BEGIN PRIVATE KEY-----' });
+    // @ts-expect-error a key is a PEM string, a JWK or a CryptoKey, not a number
+    clientCredentials({ ...signing, privateKey: 42 });
+    // @ts-expect-error nor an object sharing nothing with a JWK
+    clientCredentials({ ...signing, privateKey: { pem: 'x' } });
+  });
+
   it('types the shared token cache: sync or async, lease optional', () => {
     const options = { tokenUrl: 'https://a/t', clientId: 'i', clientSecret: 's' };
     const stored = new Map<string, string>();
