@@ -39,12 +39,12 @@ export default defineConfig([
     // ESM: dependencies stay external so an app that also uses zod ships one copy. The
     // agentchat-mock bin is built here too (run by Node from its path, so no types), so that it
     // shares the mock's code with agentchat/testing through a chunk rather than ship a copy.
-    // oauth/load-signing is no public entry: built as one, its `import()` lands in a chunk of its
-    // own, which webpack can drop whole from an app without OAuth (see src/oauth/load-signing.ts).
+    // load-signing is no public entry: built as one, its `import()` lands in a file of its own,
+    // which webpack can drop whole from an app without OAuth (see src/oauth/load-signing.ts).
     entry: {
       ...entry,
       'bin/agentchat-mock': 'src/testing/node/bin.ts',
-      'oauth/load-signing': 'src/oauth/load-signing.ts',
+      'load-signing': 'src/oauth/load-signing.ts',
     },
     format: ['esm'],
     target: 'es2022',

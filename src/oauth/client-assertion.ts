@@ -66,25 +66,50 @@ export type PrivateKey = string | PrivateJwk | SigningCryptoKey;
  * A JSON Web Key (RFC 7517), as `JSON.parse` of a key file gives it; a private one has `d`. The
  * members are written out here, rather than taken from the DOM library's `JsonWebKey`, so that a
  * Node project compiling without that library can use the types; the DOM's type fits this one.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ *
+ * const privateKey = JSON.parse(readFileSync('client-key.jwk.json', 'utf8')) as PrivateJwk;
+ * ```
  */
 export interface PrivateJwk {
+  /** Key type: `RSA`, `EC` or `OKP`. */
   kty?: string | undefined;
+  /** The algorithm the key is meant for, such as `ES256`; it is the default `algorithm`. */
   alg?: string | undefined;
+  /** The curve of an `EC` or `OKP` key, such as `P-256` or `Ed25519`. */
   crv?: string | undefined;
+  /** The key's id. `keyId` is what the assertion's header names. */
   kid?: string | undefined;
+  /** What the key is for: `sig` for signing. */
   use?: string | undefined;
+  /** The operations the key allows, such as `["sign"]`. */
   key_ops?: string[] | undefined;
+  /** Whether Web Crypto may export the key once imported. */
   ext?: boolean | undefined;
+  /** The private part (RSA private exponent, or EC and OKP private key): a private key has it. */
   d?: string | undefined;
+  /** RSA modulus. */
   n?: string | undefined;
+  /** RSA public exponent. */
   e?: string | undefined;
+  /** RSA first prime factor. */
   p?: string | undefined;
+  /** RSA second prime factor. */
   q?: string | undefined;
+  /** RSA first factor CRT exponent. */
   dp?: string | undefined;
+  /** RSA second factor CRT exponent. */
   dq?: string | undefined;
+  /** RSA first CRT coefficient. */
   qi?: string | undefined;
+  /** EC or OKP public x coordinate. */
   x?: string | undefined;
+  /** EC public y coordinate. */
   y?: string | undefined;
+  /** A symmetric key's value, which `private_key_jwt` refuses. */
   k?: string | undefined;
 }
 
@@ -92,11 +117,27 @@ export interface PrivateJwk {
  * A Web Crypto key, as `crypto.subtle.importKey` or `generateKey` gives it, in any runtime. Its
  * members are written out for the same reason as {@link PrivateJwk}'s; the DOM's `CryptoKey` and
  * Node's `webcrypto.CryptoKey` both fit it.
+ *
+ * @example
+ * ```ts
+ * const { privateKey }: { privateKey: SigningCryptoKey } = await crypto.subtle.generateKey(
+ *   { name: 'ECDSA', namedCurve: 'P-256' },
+ *   false,
+ *   ['sign', 'verify'],
+ * );
+ * ```
  */
 export interface SigningCryptoKey {
+  /** `private` for a key that can sign. */
   readonly type: string;
+  /** Whether the key may be exported. */
   readonly extractable: boolean;
-  readonly algorithm: { readonly name: string };
+  /** The key's algorithm, such as `{ name: 'ECDSA', namedCurve: 'P-256' }`. */
+  readonly algorithm: {
+    /** The algorithm's name, such as `ECDSA` or `RSASSA-PKCS1-v1_5`. */
+    readonly name: string;
+  };
+  /** What the key may do, such as `['sign']`. */
   readonly usages: readonly string[];
 }
 

@@ -60,7 +60,8 @@ const ALLOWED = [
   /^dist\/mcp\/bin\.js(\.map)?$/,
   /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
   // Code and declarations the entry points share, split out by the ESM and declaration builds
-  // (`chunk-<hash>.js`, `server-<hash>.js` that the bin loads on demand, `client-<hash>.d.ts`).
+  // (`chunk-<hash>.js`, `server-<hash>.js` that the bin loads on demand, `client-<hash>.d.ts`),
+  // and `load-signing.js`, built apart for webpack's sake (see src/oauth/load-signing.ts).
   /^dist\/[a-z]+-[\w-]+\.(js|d\.ts|d\.cts)(\.map)?$/,
 ];
 
