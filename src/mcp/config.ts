@@ -5,6 +5,7 @@ import {
   type ClientCredentialsOptions,
   type ClientOptions,
   clientCredentials,
+  type PrivateJwk,
 } from '../index.js';
 
 /** The environment the bin reads: `process.env`, or a record of the same shape in tests. */
@@ -112,11 +113,11 @@ export function clientOptionsFromEnv(
 }
 
 /** A private key file's contents: a PKCS#8 PEM, or a private JWK as JSON. */
-function privateKeyFromFile(path: string): string | JsonWebKey {
+function privateKeyFromFile(path: string): string | PrivateJwk {
   const text = readSettingSync('AGENTCHAT_PRIVATE_KEY_FILE', path);
   if (!text.trimStart().startsWith('{')) return text;
   try {
-    return JSON.parse(text) as JsonWebKey;
+    return JSON.parse(text) as PrivateJwk;
   } catch {
     // Never the parser's message: it quotes the text, which is the key.
     throw new AgentChatError(

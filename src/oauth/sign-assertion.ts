@@ -8,7 +8,7 @@
 import { importJWK, importPKCS8, type JWK, SignJWT } from 'jose';
 // Types only: a value imported from the provider's modules would make a bundler share a chunk
 // between them and this lazily loaded one, and that alone changes every app's bundle.
-import type { PrivateKey, SigningAlgorithm } from './client-assertion.js';
+import type { PrivateJwk, PrivateKey, SigningAlgorithm } from './client-assertion.js';
 
 /** Imports a key for signing `algorithm`; a `CryptoKey` is used as it is. */
 export function importSigningKey(
@@ -39,7 +39,7 @@ export function algorithmOf(privateKey: PrivateKey): SigningAlgorithm {
   if (typeof CryptoKey !== 'undefined' && privateKey instanceof CryptoKey) {
     return cryptoKeyAlgorithm(privateKey.algorithm) ?? 'RS256';
   }
-  const jwk = privateKey as JsonWebKey;
+  const jwk = privateKey as PrivateJwk;
   if (typeof jwk.alg === 'string' && /^(?:[RPE]S(?:256|384|512)|EdDSA)$/.test(jwk.alg)) {
     return jwk.alg as SigningAlgorithm;
   }
