@@ -39,7 +39,13 @@ export default defineConfig([
     // ESM: dependencies stay external so an app that also uses zod ships one copy. The
     // agentchat-mock bin is built here too (run by Node from its path, so no types), so that it
     // shares the mock's code with agentchat/testing through a chunk rather than ship a copy.
-    entry: { ...entry, 'bin/agentchat-mock': 'src/testing/node/bin.ts' },
+    // load-signing is no public entry: built as one, its `import()` lands in a file of its own,
+    // which webpack can drop whole from an app without OAuth (see src/oauth/load-signing.ts).
+    entry: {
+      ...entry,
+      'bin/agentchat-mock': 'src/testing/node/bin.ts',
+      'load-signing': 'src/oauth/load-signing.ts',
+    },
     format: ['esm'],
     target: 'es2022',
     platform: 'neutral',
@@ -54,10 +60,12 @@ export default defineConfig([
   },
   {
     // CJS: ky is ESM only, and `require('ky')` fails at run time on the Node versions the package
-    // supports, so ky is bundled in. zod ships CJS too, so it stays external.
+    // supports, so ky is bundled in. jose is ESM only too, and the CJS build would require it
+    // when it loads, OAuth or not: bundled, only the three functions signing uses come along.
+    // zod ships CJS too, so it stays external.
     entry,
     format: ['cjs'],
-    noExternal: ['ky'],
+    noExternal: ['ky', 'jose'],
     target: 'es2022',
     platform: 'node',
     removeNodeProtocol: false,

@@ -65,6 +65,12 @@ export type {
   StandardSchemaV1InferOutput,
   StandardSchemaV1Result,
 } from './core/standard-schema.js';
+export type {
+  PrivateJwk,
+  PrivateKey,
+  SigningAlgorithm,
+  SigningCryptoKey,
+} from './oauth/client-assertion.js';
 export {
   type ClientCredentialsOptions,
   clientCredentials,

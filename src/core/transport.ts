@@ -211,7 +211,8 @@ export class Transport {
     // ky's own deadline ends an attempt (or a wait) still running when the call's time is up.
     if (call.options.totalTimeout !== undefined) kyOptions.totalTimeout = call.options.totalTimeout;
     if (body !== undefined) {
-      if (form) kyOptions.body = new URLSearchParams(body as Record<string, string>);
+      // A form is fields by name or pairs (a name may repeat, as RFC 8707's `resource` does).
+      if (form) kyOptions.body = new URLSearchParams(body as string[][] | Record<string, string>);
       else kyOptions.json = body;
     }
     const query = endpoint.query?.(input.data);

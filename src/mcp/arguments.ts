@@ -22,8 +22,13 @@ Options:
 
 Environment:
   AGENTCHAT_BASE_URL        the service's base URL (required)
-  AGENTCHAT_API_KEY         the service key; or, for OAuth 2.0 client credentials, all three of
-  AGENTCHAT_CLIENT_ID, AGENTCHAT_CLIENT_SECRET and AGENTCHAT_TOKEN_URL
+  AGENTCHAT_API_KEY         the service key; or, for OAuth 2.0 client credentials:
+  AGENTCHAT_CLIENT_ID       with one of AGENTCHAT_CLIENT_SECRET, AGENTCHAT_PRIVATE_KEY_FILE
+                            (private_key_jwt) or AGENTCHAT_CLIENT_ASSERTION_FILE (workload
+                            identity), and AGENTCHAT_TOKEN_URL or AGENTCHAT_ISSUER; optionally
+                            AGENTCHAT_SCOPE, AGENTCHAT_AUDIENCE, AGENTCHAT_RESOURCE,
+                            AGENTCHAT_AUTH_METHOD, AGENTCHAT_KEY_ID, AGENTCHAT_KEY_ALGORITHM,
+                            AGENTCHAT_CERTIFICATE_THUMBPRINT
                             (with --http and no key of its own, each caller's key is used)
   AGENTCHAT_LOG             the client's log level on standard error (error, warn, info, debug)`;
 

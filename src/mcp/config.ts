@@ -1,25 +1,63 @@
-import { AgentChatError, type ClientOptions, clientCredentials } from '../index.js';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import {
+  AgentChatError,
+  type ClientCredentialsOptions,
+  type ClientOptions,
+  clientCredentials,
+  type PrivateJwk,
+} from '../index.js';
 
 /** The environment the bin reads: `process.env`, or a record of the same shape in tests. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** The OAuth 2.0 client-credentials settings, in the order messages list them. */
-const OAUTH_VARIABLES = [
-  'AGENTCHAT_CLIENT_ID',
-  'AGENTCHAT_CLIENT_SECRET',
-  'AGENTCHAT_TOKEN_URL',
+/**
+ * The OAuth 2.0 client-credentials settings a configuration needs, in the order messages list
+ * them: each is one variable, or one of a few that stand for the same thing.
+ */
+const OAUTH_REQUIRED = [
+  ['AGENTCHAT_CLIENT_ID'],
+  ['AGENTCHAT_CLIENT_SECRET', 'AGENTCHAT_PRIVATE_KEY_FILE', 'AGENTCHAT_CLIENT_ASSERTION_FILE'],
+  ['AGENTCHAT_TOKEN_URL', 'AGENTCHAT_ISSUER'],
 ] as const;
+
+/** The optional OAuth 2.0 settings, each for the clientCredentials option it names. */
+const OAUTH_OPTIONAL = {
+  AGENTCHAT_SCOPE: 'scope',
+  AGENTCHAT_AUDIENCE: 'audience',
+  AGENTCHAT_AUTH_METHOD: 'authMethod',
+  AGENTCHAT_KEY_ID: 'keyId',
+  AGENTCHAT_KEY_ALGORITHM: 'algorithm',
+  AGENTCHAT_CERTIFICATE_THUMBPRINT: 'certificateThumbprint',
+} as const;
+
+/** Every OAuth 2.0 setting: any one of them set means OAuth was meant. */
+const OAUTH_VARIABLES = [
+  ...OAUTH_REQUIRED.flat(),
+  ...Object.keys(OAUTH_OPTIONAL),
+  'AGENTCHAT_RESOURCE',
+] as const;
+
+/** The required settings as a message lists them: `AGENTCHAT_TOKEN_URL (or AGENTCHAT_ISSUER)`. */
+const named = ([first, ...others]: readonly [string, ...string[]]): string =>
+  others.length === 0 ? first : `${first} (or ${others.join(' or ')})`;
 
 /**
  * The client options `agentchat-mcp` runs with, from its environment: `AGENTCHAT_BASE_URL`, and
- * either `AGENTCHAT_API_KEY` or the OAuth 2.0 client-credentials settings (`AGENTCHAT_CLIENT_ID`,
- * `AGENTCHAT_CLIENT_SECRET`, `AGENTCHAT_TOKEN_URL`). A blank variable counts as unset.
+ * either `AGENTCHAT_API_KEY` or the OAuth 2.0 client-credentials settings: `AGENTCHAT_CLIENT_ID`;
+ * one credential (`AGENTCHAT_CLIENT_SECRET`, `AGENTCHAT_PRIVATE_KEY_FILE` for private_key_jwt, or
+ * `AGENTCHAT_CLIENT_ASSERTION_FILE` for workload identity, a token file read afresh for every
+ * token request); where tokens come from (`AGENTCHAT_TOKEN_URL` or `AGENTCHAT_ISSUER`); and
+ * optionally `AGENTCHAT_SCOPE`, `AGENTCHAT_AUDIENCE`, `AGENTCHAT_RESOURCE` (space-separated),
+ * `AGENTCHAT_AUTH_METHOD`, `AGENTCHAT_KEY_ID`, `AGENTCHAT_KEY_ALGORITHM`,
+ * `AGENTCHAT_CERTIFICATE_THUMBPRINT`. A blank variable counts as unset.
  *
  * A host starts the bin with the environment its configuration gives, so every message names the
  * variables to set, and never prints a value.
  *
  * @throws {@link AgentChatError} when the base URL or the credentials are missing, when the OAuth
- * settings are incomplete, or when both an API key and OAuth settings are given.
+ * settings are incomplete or conflict, when a key file cannot be read, or when both an API key and
+ * OAuth settings are given.
  */
 export function clientOptionsFromEnv(
   env: Environment,
@@ -28,36 +66,98 @@ export function clientOptionsFromEnv(
   const baseUrl = baseUrlFromEnv(env);
   const apiKey = read('AGENTCHAT_API_KEY');
   const oauthSet = OAUTH_VARIABLES.filter((name) => read(name) !== undefined);
+  const needed = `${listed(OAUTH_REQUIRED.map(named))}`;
   if (apiKey !== undefined && oauthSet.length > 0) {
     throw new AgentChatError(
       `Both AGENTCHAT_API_KEY and ${oauthSet.join(', ')} are set: set either the API key or the ` +
-        `OAuth 2.0 settings (${OAUTH_VARIABLES.join(', ')}), not both.`,
+        `OAuth 2.0 settings (${needed}), not both.`,
     );
   }
   if (apiKey !== undefined) return { apiKey, baseUrl };
   if (oauthSet.length === 0) {
-    throw new AgentChatError(
-      `No credentials: set AGENTCHAT_API_KEY, or ${listed(OAUTH_VARIABLES)} for OAuth 2.0.`,
-    );
+    throw new AgentChatError(`No credentials: set AGENTCHAT_API_KEY, or ${needed} for OAuth 2.0.`);
   }
-  const missing = OAUTH_VARIABLES.filter((name) => read(name) === undefined);
+  const missing = OAUTH_REQUIRED.filter((group) => group.every((name) => read(name) === undefined));
   if (missing.length > 0) {
     throw new AgentChatError(
-      `Incomplete OAuth 2.0 settings: ${listed(missing)} ${missing.length === 1 ? 'is' : 'are'} ` +
-        `not set (OAuth 2.0 needs ${listed(OAUTH_VARIABLES)}).`,
+      `Incomplete OAuth 2.0 settings: ${listed(missing.map(named))} ${missing.length === 1 ? 'is' : 'are'} ` +
+        `not set (OAuth 2.0 needs ${needed}).`,
     );
   }
-  const tokens = clientCredentials({
-    tokenUrl: read('AGENTCHAT_TOKEN_URL') as string,
-    clientId: read('AGENTCHAT_CLIENT_ID') as string,
-    clientSecret: read('AGENTCHAT_CLIENT_SECRET') as string,
-  });
+  for (const group of OAUTH_REQUIRED) {
+    const given = group.filter((name) => read(name) !== undefined);
+    if (given.length > 1) {
+      throw new AgentChatError(
+        `${listed(given)} are ${given.length === 2 ? 'both' : 'all'} set: set only one of ${listed([...group])}.`,
+      );
+    }
+  }
+  const options: Record<string, unknown> = {
+    tokenUrl: read('AGENTCHAT_TOKEN_URL'),
+    issuer: read('AGENTCHAT_ISSUER'),
+    clientId: read('AGENTCHAT_CLIENT_ID'),
+    clientSecret: read('AGENTCHAT_CLIENT_SECRET'),
+    resource: read('AGENTCHAT_RESOURCE')?.split(/\s+/),
+  };
+  for (const [variable, option] of Object.entries(OAUTH_OPTIONAL)) options[option] = read(variable);
+  const keyFile = read('AGENTCHAT_PRIVATE_KEY_FILE');
+  if (keyFile !== undefined) options.privateKey = privateKeyFromFile(keyFile);
+  const assertionFile = read('AGENTCHAT_CLIENT_ASSERTION_FILE');
+  if (assertionFile !== undefined) {
+    // Read for every token request: a platform rotates the token in place (a Kubernetes
+    // projected service-account token, every hour or so).
+    options.clientAssertion = () => readSetting('AGENTCHAT_CLIENT_ASSERTION_FILE', assertionFile);
+  }
+  const tokens = clientCredentials(options as unknown as ClientCredentialsOptions);
   return { apiKey: tokens, baseUrl };
+}
+
+/** A private key file's contents: a PKCS#8 PEM, or a private JWK as JSON. */
+function privateKeyFromFile(path: string): string | PrivateJwk {
+  const text = readSettingSync('AGENTCHAT_PRIVATE_KEY_FILE', path);
+  if (!text.trimStart().startsWith('{')) return text;
+  try {
+    return JSON.parse(text) as PrivateJwk;
+  } catch {
+    // Never the parser's message: it quotes the text, which is the key.
+    throw new AgentChatError(
+      `AGENTCHAT_PRIVATE_KEY_FILE: ${path} starts like a JWK but is not JSON; give a PKCS#8 PEM or a private JWK.`,
+    );
+  }
+}
+
+function readSettingSync(variable: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw unreadable(variable, path, error);
+  }
+}
+
+async function readSetting(variable: string, path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw unreadable(variable, path, error);
+  }
+}
+
+/** Names the file and the reason (`ENOENT`), never a value. */
+function unreadable(variable: string, path: string, error: unknown): AgentChatError {
+  const code = (error as { code?: unknown }).code;
+  return new AgentChatError(
+    `${variable}: cannot read ${path}${typeof code === 'string' ? ` (${code})` : ''}.`,
+  );
 }
 
 /**
  * True when the environment gives the server credentials of its own (`AGENTCHAT_API_KEY` or any
  * OAuth 2.0 setting). Over HTTP, without them, each request brings its caller's key.
+ *
+ * @example
+ * ```ts
+ * hasOwnCredentials({ AGENTCHAT_ISSUER: 'https://login.example.com' }); // true
+ * ```
  */
 export function hasOwnCredentials(env: Environment): boolean {
   const read = reader(env);

@@ -13,14 +13,35 @@ import {
   ResponseValidationError,
 } from '../core/errors/index.js';
 import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
-import { Transport } from '../core/transport.js';
+import { Transport, type TransportConfig } from '../core/transport.js';
 import { validate } from '../core/validation.js';
 import { userAgent } from '../internal/platform.js';
+import { MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
+import {
+  assertionSigner,
+  type PrivateKey,
+  privateKeyProblem,
+  type SigningAlgorithm,
+  signingAlgorithms,
+  suppliedAssertion,
+} from './client-assertion.js';
+import { cachedDiscovery } from './discovery.js';
 import { type SharedToken, sharedToken, type Token, type TokenCache } from './token-cache.js';
-import { type TokenEndpoint, tokenEndpoint } from './token-endpoint.js';
+import {
+  assertionAuthentication,
+  type ClientAuthentication,
+  grantFields,
+  parseTokenUrl,
+  secretAuthentication,
+  type TokenEndpoint,
+  type TokenForm,
+  tokenEndpoint,
+} from './token-endpoint.js';
 
 /**
- * Options for {@link clientCredentials}.
+ * Options for {@link clientCredentials}: where tokens come from (`tokenUrl`, or `issuer` to find
+ * it), who asks (`clientId` and one credential: `clientSecret`, `privateKey` or
+ * `clientAssertion`), and what for (`scope`, `audience`, `resource`).
  *
  * @example
  * ```ts
@@ -36,19 +57,62 @@ import { type TokenEndpoint, tokenEndpoint } from './token-endpoint.js';
 export interface ClientCredentialsOptions {
   /**
    * The token endpoint, an absolute http(s) URL such as `https://auth.example.com/oauth/token`.
-   * @default none: required
+   * Give either this or `issuer`.
+   * @default none: required unless `issuer` is given
    */
-  tokenUrl: string;
+  tokenUrl?: string | undefined;
+  /**
+   * The authorization server's issuer identifier, such as
+   * `https://login.microsoftonline.com/<tenant>/v2.0`, instead of `tokenUrl`: the token endpoint
+   * is read from its metadata (RFC 8414, then OpenID Connect Discovery), once per provider and
+   * again only after a failure. A document naming another issuer is refused with
+   * {@link OAuthError} (the mix-up defence), and nothing is sent.
+   * @default none: required unless `tokenUrl` is given
+   */
+  issuer?: string | undefined;
   /**
    * The client identifier the authorization server issued.
    * @default none: required
    */
   clientId: string;
   /**
-   * The client secret. Never logged, never shown in an error or an inspected object.
-   * @default none: required
+   * The client secret, for `client_secret_basic` and `client_secret_post`. Never logged, never
+   * shown in an error or an inspected object.
+   * @default none: give this, `privateKey` or `clientAssertion`
    */
-  clientSecret: string;
+  clientSecret?: string | undefined;
+  /**
+   * The private key of `private_key_jwt` (RFC 7523): a PKCS#8 PEM string, a private JWK or a
+   * `CryptoKey`. Each token request carries a fresh assertion signed with it. A secret like the
+   * client secret: never logged, never shown.
+   * @default none: give this, `clientSecret` or `clientAssertion`
+   */
+  privateKey?: PrivateKey | undefined;
+  /**
+   * The key's identifier, sent as the assertion's `kid`, when the server holds several keys for
+   * the client.
+   * @default none: no `kid`
+   */
+  keyId?: string | undefined;
+  /**
+   * The base64url SHA-256 thumbprint of the certificate registered for the key, sent as the
+   * assertion's `x5t#S256` header, as Entra ID asks.
+   * @default none: no `x5t#S256`
+   */
+  certificateThumbprint?: string | undefined;
+  /**
+   * The algorithm assertions are signed with.
+   * @default the key's own (a JWK's `alg` or curve, a CryptoKey's algorithm, a PEM's key type), else 'RS256'
+   */
+  algorithm?: SigningAlgorithm | undefined;
+  /**
+   * Workload identity: hands out the assertion a token request is authenticated with (a
+   * Kubernetes service-account token, a CI OIDC token), called once per token request and sent
+   * as `client_assertion` with the jwt-bearer type. No secret is needed. A callback that throws or
+   * answers a blank string fails the call with {@link OAuthError}, and nothing is sent.
+   * @default none: give this, `clientSecret` or `privateKey`
+   */
+  clientAssertion?: (() => string | Promise<string>) | undefined;
   /**
    * The scope to ask for, space-separated, when the server wants one.
    * @default none: no scope is sent
@@ -60,11 +124,18 @@ export interface ClientCredentialsOptions {
    */
   audience?: string | undefined;
   /**
-   * How the client authenticates to the token endpoint: HTTP Basic (RFC 6749 section 2.3.1), or
-   * `client_id` and `client_secret` in the form body.
-   * @default 'client_secret_basic'
+   * The resource (RFC 8707) the token is for, an absolute URI; an array sends each as its own
+   * `resource` parameter. Servers that honour it issue a token whose `aud` is that resource.
+   * @default none: no resource is sent
    */
-  authMethod?: 'client_secret_basic' | 'client_secret_post' | undefined;
+  resource?: string | readonly string[] | undefined;
+  /**
+   * How the client authenticates to the token endpoint: HTTP Basic (RFC 6749 section 2.3.1),
+   * `client_id` and `client_secret` in the form body, or an assertion signed with `privateKey`
+   * (RFC 7523). Not needed with `clientAssertion`.
+   * @default 'client_secret_basic' with a clientSecret, 'private_key_jwt' with a privateKey
+   */
+  authMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | undefined;
   /**
    * How long before expiry a token is refreshed, in ms. Capped at half the token's lifetime, so a
    * short-lived token is not refreshed for ever.
@@ -72,7 +143,7 @@ export interface ClientCredentialsOptions {
    */
   refreshMarginMs?: number | undefined;
   /**
-   * The `fetch` for token requests, such as one with a proxy agent.
+   * The `fetch` for token requests and discovery, such as one with a proxy agent.
    * @default globalThis.fetch, looked up at each request
    */
   fetch?: typeof globalThis.fetch | undefined;
@@ -99,13 +170,38 @@ const defaults = {
 
 /** The options' schema, made on use so that a bundle without client credentials drops it. */
 function optionsSchema() {
+  const text = z.string().check(z.minLength(1));
   return z.strictObject({
-    tokenUrl: z.string().check(z.minLength(1)),
-    clientId: z.string().check(z.minLength(1)),
-    clientSecret: z.string().check(z.minLength(1)),
+    tokenUrl: z.optional(text),
+    issuer: z.optional(text),
+    clientId: text,
+    clientSecret: z.optional(text),
+    privateKey: z.optional(
+      z.custom<PrivateKey>((value) => privateKeyProblem(value) === undefined, {
+        // Never the key itself: a secret, whatever shape it came in.
+        error: (issue) => privateKeyProblem(issue.input) ?? 'invalid',
+      }),
+    ),
+    keyId: z.optional(text),
+    certificateThumbprint: z.optional(text),
+    algorithm: z.optional(z.enum(signingAlgorithms as [SigningAlgorithm, ...SigningAlgorithm[]])),
+    clientAssertion: z.optional(
+      z.custom<() => string | Promise<string>>((v) => typeof v === 'function', {
+        message: 'expected a function answering the assertion',
+      }),
+    ),
     scope: z.optional(z.string()),
     audience: z.optional(z.string()),
-    authMethod: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
+    // A custom check rather than z.union and z.array, which would add 0.5 KiB min+gzip to every
+    // app that uses client credentials.
+    resource: z.optional(
+      z.custom<string | readonly string[]>(isResource, {
+        message: 'expected a URI, or a non-empty array of them',
+      }),
+    ),
+    authMethod: z.optional(
+      z.enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt']),
+    ),
     refreshMarginMs: z.optional(z.number().check(z.gte(0))),
     fetch: z.optional(z.custom<typeof globalThis.fetch>((v) => typeof v === 'function')),
     cache: z.optional(
@@ -114,6 +210,81 @@ function optionsSchema() {
       }),
     ),
   });
+}
+
+type Settings = z.output<ReturnType<typeof optionsSchema>>;
+
+/** How the client authenticates, once the options are read. */
+type AuthMethod =
+  | 'client_secret_basic'
+  | 'client_secret_post'
+  | 'private_key_jwt'
+  | 'client_assertion';
+
+/**
+ * The checks across options, with a way out for each: where tokens come from, and one credential
+ * that fits the method. Answers the problems, empty when there are none.
+ */
+function conflicts(settings: Settings): string[] {
+  const problems: string[] = [];
+  if (settings.issuer !== undefined && settings.tokenUrl !== undefined) {
+    problems.push(
+      'issuer and tokenUrl are both given: give the issuer (its metadata names the token endpoint) or the tokenUrl, not both',
+    );
+  } else if (settings.issuer === undefined && settings.tokenUrl === undefined) {
+    problems.push('tokenUrl: required, or give issuer to find the token endpoint by discovery');
+  }
+  const given = (['clientSecret', 'privateKey', 'clientAssertion'] as const).filter(
+    (name) => settings[name] !== undefined,
+  );
+  const method = settings.authMethod;
+  if (given.length > 1) {
+    problems.push(
+      `${given.join(' and ')} are ${given.length === 2 ? 'both' : 'all'} given: give one credential`,
+    );
+  } else if (given.length === 0) {
+    problems.push(
+      method === 'private_key_jwt'
+        ? "privateKey: required with authMethod: 'private_key_jwt'"
+        : 'clientSecret: required, or give privateKey (private_key_jwt) or clientAssertion (workload identity)',
+    );
+  } else if (
+    settings.privateKey !== undefined &&
+    method !== undefined &&
+    method !== 'private_key_jwt'
+  ) {
+    problems.push(
+      `privateKey: signs private_key_jwt assertions; did you mean authMethod: 'private_key_jwt' rather than '${method}'?`,
+    );
+  } else if (settings.clientSecret !== undefined && method === 'private_key_jwt') {
+    problems.push(
+      "authMethod: 'private_key_jwt' signs with a privateKey; did you mean privateKey rather than clientSecret?",
+    );
+  } else if (settings.clientAssertion !== undefined && method !== undefined) {
+    problems.push(
+      `authMethod: not needed with clientAssertion, which is sent as a jwt-bearer assertion; remove authMethod '${method}'`,
+    );
+  }
+  const keyless = settings.privateKey === undefined;
+  for (const name of ['keyId', 'algorithm', 'certificateThumbprint'] as const) {
+    if (keyless && settings[name] !== undefined)
+      problems.push(`${name}: only used with privateKey`);
+  }
+  return problems;
+}
+
+/** The method the options choose. */
+function authMethodOf(settings: Settings): AuthMethod {
+  if (settings.clientAssertion) return 'client_assertion';
+  if (settings.privateKey !== undefined) return 'private_key_jwt';
+  return settings.authMethod === 'client_secret_post'
+    ? 'client_secret_post'
+    : 'client_secret_basic';
+}
+
+function isResource(value: unknown): boolean {
+  const all = Array.isArray(value) ? value : [value];
+  return all.length > 0 && all.every((each) => typeof each === 'string' && each !== '');
 }
 
 function isTokenCache(value: unknown): boolean {
@@ -129,7 +300,9 @@ function isTokenCache(value: unknown): boolean {
 /**
  * Makes a token provider for OAuth 2.0 client credentials, to pass as the client's `apiKey`.
  *
- * Tokens are requested from `tokenUrl` as RFC 6749 section 4.4 says, cached and shared by every
+ * Tokens are requested from `tokenUrl`, or from the token endpoint the `issuer`'s metadata names,
+ * as RFC 6749 section 4.4 says, the client authenticated by its secret, by an assertion signed
+ * with its `privateKey`, or by one `clientAssertion` hands out; they are cached and shared by every
  * call through the provider, and refreshed `min(refreshMarginMs, half the lifetime)` before they
  * expire (the lifetime counted from when the request was sent). However many calls wait, at most
  * one token request is in flight. While a token is still valid, a failed refresh fails no call;
@@ -161,19 +334,27 @@ function isTokenCache(value: unknown): boolean {
  */
 export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunction {
   const checked = validate(optionsSchema(), options);
-  if (!checked.ok) {
-    const list = checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-    throw new AgentChatError(`Invalid clientCredentials options: ${list}`);
+  const problems = checked.ok
+    ? conflicts(checked.data)
+    : checked.issues.map((issue) => `${issue.path}: ${issue.message}`);
+  if (!checked.ok || problems.length > 0) {
+    throw new AgentChatError(`Invalid clientCredentials options: ${problems.join('; ')}`);
   }
   const settings = checked.data;
-  const endpoint = tokenEndpoint(settings);
-  const transport = new Transport({
-    credential: endpoint.credential,
-    baseUrl: endpoint.origin,
+  const authMethod = authMethodOf(settings);
+  const tokenUrl = settings.tokenUrl === undefined ? undefined : parseTokenUrl(settings.tokenUrl);
+  if (settings.issuer !== undefined) parseTokenUrl(settings.issuer, 'issuer');
+  // Discovery and every token request share these limits, with an empty base: the token endpoint
+  // may be on any origin the issuer's metadata names. Each token request gets a transport of its
+  // own, authorised by its own credential (an assertion is fresh each time): a token request is
+  // rare, and a method on Transport for it would be in every app's bundle, OAuth or not.
+  const transport: TransportConfig = {
+    credential: { fixed: { header: undefined, secrets: [] } },
+    baseUrl: '',
     maxRetries: retryDefaults.maxRetries,
     timeout: defaults.timeout,
     totalTimeout: undefined,
-    maxResponseBytes: endpoint.maxResponseBytes,
+    maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
     headers: {},
     fetch: settings.fetch,
     userAgent: userAgent(),
@@ -183,14 +364,28 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
     // Retry-After from the token endpoint holds this provider's next request, not the service's.
     retryBudget: undefined,
     clientWait: new ClientWait(),
-  });
+  };
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
+  const request = tokenRequester(settings, authMethod, tokenUrl, transport, margin);
 
   // Where a failing cache is reported: the logger of the client that made the latest call.
   let warn: ((message: string) => void) | undefined;
   const shared: SharedToken | undefined =
-    settings.cache && sharedToken(settings.cache, settings, margin, () => warn);
-  const request = () => requestToken(transport, endpoint, margin);
+    settings.cache &&
+    sharedToken(
+      settings.cache,
+      {
+        tokenUrl: settings.tokenUrl ?? '',
+        issuer: settings.issuer,
+        clientId: settings.clientId,
+        scope: settings.scope,
+        audience: settings.audience,
+        resource: settings.resource,
+        authMethod,
+      },
+      margin,
+      () => warn,
+    );
 
   let current: Token | undefined;
   let pending: Promise<Token> | undefined;
@@ -228,16 +423,98 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
   };
 }
 
+/**
+ * The provider's token request, as one function: finds the token endpoint (given, or from the
+ * issuer's metadata, read once and again after a failure), authenticates as the options say (an
+ * assertion made afresh each time), and asks.
+ */
+function tokenRequester(
+  settings: Settings,
+  authMethod: AuthMethod,
+  tokenUrl: URL | undefined,
+  transport: TransportConfig,
+  margin: number,
+): () => Promise<Token> {
+  const grant = grantFields(settings);
+  const issuer = settings.issuer;
+  const discovery =
+    issuer === undefined ? undefined : cachedDiscovery(issuer, new Transport(transport));
+  const given = tokenUrl && tokenEndpoint(tokenUrl);
+  let discovered: { readonly url: string; readonly endpoint: TokenEndpoint } | undefined;
+  const sign =
+    settings.privateKey === undefined
+      ? undefined
+      : assertionSigner({ ...settings, privateKey: settings.privateKey });
+  const { clientId, clientSecret, clientAssertion } = settings;
+
+  const endpointOf = async (): Promise<{ endpoint: TokenEndpoint; url: string }> => {
+    if (given) return { endpoint: given, url: given.path(grant) };
+    const metadata = await (discovery as NonNullable<typeof discovery>).get();
+    const named = metadata.token_endpoint;
+    if (named === undefined) {
+      throw new OAuthError({
+        status: 200,
+        problem: `the metadata of the issuer ${JSON.stringify(issuer)} names no token_endpoint`,
+      });
+    }
+    if (discovered?.url !== named) {
+      let url: URL;
+      try {
+        url = parseTokenUrl(named, 'token_endpoint');
+      } catch {
+        // The server's document is at fault, not the options: said as the server's failure.
+        throw new OAuthError({
+          status: 200,
+          problem: `the metadata of the issuer ${JSON.stringify(issuer)} names a token_endpoint that is not an absolute http(s) URL without credentials: ${JSON.stringify(named)}`,
+        });
+      }
+      discovered = { url: named, endpoint: tokenEndpoint(url) };
+    }
+    return discovered;
+  };
+
+  const authenticate = async (url: string): Promise<ClientAuthentication> => {
+    if (clientAssertion)
+      return assertionAuthentication(clientId, await suppliedAssertion(clientAssertion));
+    // RFC 7523's audience: the issuer when there is one (what current guidance asks, so that an
+    // assertion cannot be replayed at another endpoint of the same server), else the endpoint.
+    if (sign) return assertionAuthentication(clientId, await sign(issuer ?? url));
+    return secretAuthentication(
+      clientId,
+      clientSecret as string,
+      authMethod as 'client_secret_basic',
+    );
+  };
+
+  return async () => {
+    try {
+      const { endpoint, url } = await endpointOf();
+      const { fields, credential } = await authenticate(url);
+      return await requestToken(
+        new Transport({ ...transport, credential }),
+        endpoint,
+        [...grant, ...fields],
+        margin,
+      );
+    } catch (error) {
+      // The metadata may be what led here (an endpoint moved, a server replaced): read it again.
+      discovery?.forget();
+      throw error;
+    }
+  };
+}
+
 /** Requests a token, and reads when to refresh it from its lifetime. */
 async function requestToken(
   transport: Transport,
   endpoint: TokenEndpoint,
+  form: TokenForm,
   margin: number,
 ): Promise<Token> {
   const sentAt = Date.now();
   let answer: { access_token: string; expires_in?: number | undefined };
   try {
-    answer = await transport.request(endpoint, endpoint.form);
+    answer = await transport.request(endpoint, form);
   } catch (error) {
     throw refusal(error) ?? unsendable(error) ?? error;
   }

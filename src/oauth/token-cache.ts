@@ -85,10 +85,14 @@ export const tokenCacheDefaults = {
 
 /** What the cache key is made from: the token request's identity, never its secret. */
 export interface TokenIdentity {
+  /** The token URL given, or `''` when the issuer's metadata names it. */
   readonly tokenUrl: string;
+  readonly issuer?: string | undefined;
   readonly clientId: string;
   readonly scope?: string | undefined;
   readonly audience?: string | undefined;
+  readonly resource?: string | readonly string[] | undefined;
+  readonly authMethod?: string | undefined;
 }
 
 /** The fleet's side of one provider: the shared token, read, written, evicted, and refreshed. */
@@ -236,8 +240,24 @@ export function sharedToken(
  * of characters every store takes in a key (Memcached's are at most 250 bytes, without spaces).
  */
 async function cacheKey(identity: TokenIdentity): Promise<string> {
-  const { tokenUrl, clientId, scope, audience } = identity;
-  const text = JSON.stringify([tokenUrl, clientId, scope ?? null, audience ?? null]);
+  const { tokenUrl, issuer, clientId, scope, audience, resource, authMethod } = identity;
+  const fields: unknown[] = [tokenUrl, clientId, scope ?? null, audience ?? null];
+  // Two configurations never share a token: a token for one resource is refused by another, and
+  // one asked for by another client authentication may carry other claims. A configuration of
+  // before these existed (a token URL and a secret sent by HTTP Basic) keeps the key it had, so
+  // that a fleet upgraded one process at a time goes on sharing its token.
+  if (
+    issuer !== undefined ||
+    resource !== undefined ||
+    (authMethod ?? 'client_secret_basic') !== 'client_secret_basic'
+  ) {
+    fields.push(
+      issuer ?? null,
+      resource === undefined ? null : [resource].flat(),
+      authMethod ?? null,
+    );
+  }
+  const text = JSON.stringify(fields);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0'));
   return `agentchat:oauth-token:${hex.join('')}`;

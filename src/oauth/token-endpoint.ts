@@ -1,7 +1,7 @@
 /**
  * The token request of RFC 6749 section 4.4 as an endpoint the transport can send: a form POST
- * with `grant_type=client_credentials`, the client authenticated by HTTP Basic or in the body,
- * and the answer's shape.
+ * with `grant_type=client_credentials`, the client authenticated by HTTP Basic, in the body, or by
+ * a JWT assertion, and the answer's shape.
  */
 import * as z from 'zod/mini';
 import type { Endpoint } from '../core/call.js';
@@ -9,6 +9,7 @@ import type { Credential } from '../core/credential.js';
 import { AgentChatError } from '../core/errors/index.js';
 import { urlCharacters } from '../core/options.js';
 import { accessTokenProblem, MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
+import { JWT_BEARER_ASSERTION } from './client-assertion.js';
 
 /**
  * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored. Made
@@ -48,63 +49,104 @@ function tokenResponseSchema() {
 
 type TokenResponse = z.output<ReturnType<typeof tokenResponseSchema>>;
 
-/** The token request for one provider: where it goes, what it sends, how it authenticates. */
-export interface TokenEndpoint extends Endpoint<Record<string, string>, TokenResponse> {
-  /** The token URL's origin: the transport's base. */
-  readonly origin: string;
-  /** The form fields. */
-  readonly form: Readonly<Record<string, string>>;
-  readonly credential: Credential;
-  readonly maxResponseBytes: number;
-}
+/** The form of a token request: name and value pairs, since `resource` may repeat. */
+export type TokenForm = readonly (readonly [string, string])[];
 
-/** The settings a token request is made from. */
-interface TokenSettings {
-  readonly tokenUrl: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
+/** The token request for one provider: where it goes and the answer's shape. */
+export type TokenEndpoint = Endpoint<TokenForm, TokenResponse>;
+
+/** What a token request asks for: the grant and its parameters, but not who asks. */
+export interface TokenRequestSettings {
   readonly scope?: string | undefined;
   readonly audience?: string | undefined;
-  readonly authMethod?: 'client_secret_basic' | 'client_secret_post' | undefined;
+  readonly resource?: string | readonly string[] | undefined;
 }
 
-/** Builds the token request, refusing a token URL that is not an absolute http(s) URL. */
-export function tokenEndpoint(settings: TokenSettings): TokenEndpoint {
-  const url = parseTokenUrl(settings.tokenUrl);
-  const form: Record<string, string> = { grant_type: 'client_credentials' };
-  if (settings.scope !== undefined) form.scope = settings.scope;
-  if (settings.audience !== undefined) form.audience = settings.audience;
-  const secrets = [settings.clientSecret, formEncode(settings.clientSecret)];
-  let credential: Credential;
-  if (settings.authMethod === 'client_secret_post') {
-    form.client_id = settings.clientId;
-    form.client_secret = settings.clientSecret;
-    credential = { fixed: { header: undefined, secrets } };
-  } else {
-    // RFC 6749 section 2.3.1: each part form-encoded, then joined by a colon, then Base64.
-    const basic = btoa(`${formEncode(settings.clientId)}:${formEncode(settings.clientSecret)}`);
-    credential = { fixed: { header: `Basic ${basic}`, secrets: [basic, ...secrets] } };
-  }
+/** How the client proves who it is to the token endpoint: form fields and a header. */
+export interface ClientAuthentication {
+  readonly fields: TokenForm;
+  readonly credential: Credential;
+}
+
+/**
+ * The token request to `url` (an absolute URL, checked by {@link parseTokenUrl}): sent through a
+ * transport whose base URL is empty, since the endpoint may be on any origin its issuer names.
+ */
+export function tokenEndpoint(url: URL): TokenEndpoint {
   return {
     name: 'oauth.token',
     method: 'POST',
     // The form is built here, from validated options: nothing to check again.
-    input: z.custom<Record<string, string>>(),
-    path: () => url.pathname + url.search,
+    input: z.custom<TokenForm>(),
+    path: () => url.href,
     body: (fields) => fields,
     encoding: 'form',
     output: tokenResponseSchema(),
     maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
-    origin: url.origin,
-    form,
-    credential,
   };
 }
 
-function parseTokenUrl(tokenUrl: string): URL {
+/** The grant's fields: `grant_type`, then `scope`, `audience` and each `resource` given. */
+export function grantFields(settings: TokenRequestSettings): TokenForm {
+  const fields: [string, string][] = [['grant_type', 'client_credentials']];
+  if (settings.scope !== undefined) fields.push(['scope', settings.scope]);
+  if (settings.audience !== undefined) fields.push(['audience', settings.audience]);
+  // RFC 8707 section 2: one `resource` parameter per resource.
+  const resources = settings.resource === undefined ? [] : [settings.resource].flat();
+  for (const resource of resources) fields.push(['resource', resource]);
+  return fields;
+}
+
+/**
+ * Authentication by the client secret: HTTP Basic (`client_secret_basic`, RFC 6749 section
+ * 2.3.1: each part form-encoded, joined by a colon, then Base64) or in the form
+ * (`client_secret_post`).
+ */
+export function secretAuthentication(
+  clientId: string,
+  clientSecret: string,
+  method: 'client_secret_basic' | 'client_secret_post',
+): ClientAuthentication {
+  const secrets = [clientSecret, formEncode(clientSecret)];
+  if (method === 'client_secret_post') {
+    return {
+      fields: [
+        ['client_id', clientId],
+        ['client_secret', clientSecret],
+      ],
+      credential: { fixed: { header: undefined, secrets } },
+    };
+  }
+  const basic = btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`);
+  return {
+    fields: [],
+    credential: { fixed: { header: `Basic ${basic}`, secrets: [basic, ...secrets] } },
+  };
+}
+
+/**
+ * Authentication by a JWT assertion (RFC 7523 section 2.2), signed by the client or handed over
+ * by its platform. `client_id` goes too: RFC 7521 allows it, and Entra ID requires it.
+ */
+export function assertionAuthentication(clientId: string, assertion: string): ClientAuthentication {
+  return {
+    fields: [
+      ['client_id', clientId],
+      ['client_assertion_type', JWT_BEARER_ASSERTION],
+      ['client_assertion', assertion],
+    ],
+    credential: { fixed: { header: undefined, secrets: [assertion] } },
+  };
+}
+
+/**
+ * Checks a token URL (given, or named by the issuer's metadata): an absolute http(s) URL without
+ * a fragment or credentials. `name` says where it came from, for the message.
+ */
+export function parseTokenUrl(tokenUrl: string, name = 'tokenUrl'): URL {
   if (!urlCharacters.test(tokenUrl)) {
     throw new AgentChatError(
-      `Invalid clientCredentials options: tokenUrl: must not contain whitespace or control characters, received ${JSON.stringify(tokenUrl)}`,
+      `Invalid clientCredentials options: ${name}: must not contain whitespace or control characters, received ${JSON.stringify(tokenUrl)}`,
     );
   }
   let url: URL | undefined;
@@ -115,12 +157,12 @@ function parseTokenUrl(tokenUrl: string): URL {
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) {
     throw new AgentChatError(
-      `Invalid clientCredentials options: tokenUrl: expected an absolute http(s) URL without a fragment, received ${JSON.stringify(tokenUrl)}`,
+      `Invalid clientCredentials options: ${name}: expected an absolute http(s) URL without a fragment, received ${JSON.stringify(tokenUrl)}`,
     );
   }
   if (url.username || url.password) {
     throw new AgentChatError(
-      'Invalid clientCredentials options: tokenUrl: must not carry credentials; pass clientId and clientSecret',
+      `Invalid clientCredentials options: ${name}: must not carry credentials; pass clientId and clientSecret`,
     );
   }
   return url;

@@ -118,17 +118,39 @@ describe('types', () => {
     expectTypeOf<Parameters<ApiKeyFunction>[0]>().toEqualTypeOf<ApiKeyContext>();
     expectTypeOf<ApiKeyContext['rejected']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ClientCredentialsOptions['authMethod']>().toEqualTypeOf<
-      'client_secret_basic' | 'client_secret_post' | undefined
+      'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | undefined
+    >();
+    expectTypeOf<ClientCredentialsOptions['resource']>().toEqualTypeOf<
+      string | readonly string[] | undefined
     >();
     expectTypeOf<OAuthError['error']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<OAuthError['status']>().toEqualTypeOf<number>();
     // A plain function that ignores the context is a valid apiKey.
     new Client({ apiKey: () => 'token', baseUrl: 'https://host/api' });
     new Client({ apiKey: provider, baseUrl: 'https://host/api' });
-    // @ts-expect-error authMethod is one of the two RFC 6749 methods
+    // @ts-expect-error authMethod is one of the RFC 6749 and RFC 7523 methods
     clientCredentials({ tokenUrl: 'u', clientId: 'i', clientSecret: 's', authMethod: 'jwt' });
-    // @ts-expect-error the secret is required
-    clientCredentials({ tokenUrl: 'u', clientId: 'i' });
+    // @ts-expect-error the client id is required
+    clientCredentials({ tokenUrl: 'u', clientSecret: 's' });
+    // @ts-expect-error an assertion callback answers a string
+    clientCredentials({ issuer: 'u', clientId: 'i', clientAssertion: () => 42 });
+  });
+
+  it("takes the DOM's and Node's key types as private keys, without naming them itself", () => {
+    const signing = { issuer: 'https://a', clientId: 'i', authMethod: 'private_key_jwt' } as const;
+    const jwk: JsonWebKey = { kty: 'EC', crv: 'P-256', d: 'd', x: 'x', y: 'y' };
+    const parsed: unknown = JSON.parse('{}');
+    clientCredentials({ ...signing, privateKey: jwk });
+    clientCredentials({ ...signing, privateKey: parsed as CryptoKey });
+    clientCredentials({
+      ...signing,
+      privateKey: parsed as import('node:crypto').webcrypto.CryptoKey,
+    });
+    clientCredentials({ ...signing, privateKey: '-----BEGIN PRIVATE KEY-----' });
+    // @ts-expect-error a key is a PEM string, a JWK or a CryptoKey, not a number
+    clientCredentials({ ...signing, privateKey: 42 });
+    // @ts-expect-error nor an object sharing nothing with a JWK
+    clientCredentials({ ...signing, privateKey: { pem: 'x' } });
   });
 
   it('types the shared token cache: sync or async, lease optional', () => {

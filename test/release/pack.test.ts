@@ -60,7 +60,8 @@ const ALLOWED = [
   /^dist\/mcp\/bin\.js(\.map)?$/,
   /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
   // Code and declarations the entry points share, split out by the ESM and declaration builds
-  // (`chunk-<hash>.js`, `server-<hash>.js` that the bin loads on demand, `client-<hash>.d.ts`).
+  // (`chunk-<hash>.js`, `server-<hash>.js` that the bin loads on demand, `client-<hash>.d.ts`),
+  // and `load-signing.js`, built apart for webpack's sake (see src/oauth/load-signing.ts).
   /^dist\/[a-z]+-[\w-]+\.(js|d\.ts|d\.cts)(\.map)?$/,
 ];
 
@@ -170,12 +171,13 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 2.45 MB unpacked, 620 KB packed', () => {
-    // Measured at about 2.3 MB unpacked and 560 KB packed: source maps with their sources inlined
-    // (two thirds of it; the CJS build's carries ky, which it bundles), the builds of the client,
-    // the mock with its test kit, its bin and the HTTP bridge it bundles, the MCP server's stdio
-    // and HTTP faces, and the guides (about 200 KB). A jump means something shipped by mistake.
-    expect(packed.unpackedSize).toBeLessThan(2450 * 1024);
-    expect(packed.size).toBeLessThan(620 * 1024);
+  it('stays small: under 2.75 MB unpacked, 760 KB packed', () => {
+    // Measured at about 2.64 MB unpacked and 700 KB packed: source maps with their sources inlined
+    // (two thirds of it; the CJS build's carries ky and jose, which it bundles so that `require`
+    // never loads an ES-only package), the builds of the client, the mock with its test kit, its
+    // bin and the HTTP bridge it bundles, the MCP server's stdio and HTTP faces, and the guides
+    // (about 200 KB). A jump means something shipped by mistake.
+    expect(packed.unpackedSize).toBeLessThan(2750 * 1024);
+    expect(packed.size).toBeLessThan(760 * 1024);
   });
 });
