@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledPackages, NOTICES_FILE } from '../../scripts/build/third-party-notices.js';
 import { brokenRelativeLinks } from '../helpers/markdown-links.js';
 import { type PackResult, packPackage } from '../helpers/pack.js';
 import { runProcess } from '../helpers/run-process.js';
@@ -59,6 +60,8 @@ const ALLOWED = [
   // The bins: `agentchat-mcp` (the MCP server on stdio) and `agentchat-mock` (the mock over HTTP).
   /^dist\/mcp\/bin\.js(\.map)?$/,
   /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
+  // The licenses of the packages bundled into the builds (scripts/build/third-party-notices.ts).
+  /^dist\/THIRD-PARTY-NOTICES\.md$/,
   // Code and declarations the entry points share, split out by the ESM and declaration builds
   // (`chunk-<hash>.js`, `server-<hash>.js` that the bin loads on demand, `client-<hash>.d.ts`),
   // and `load-signing.js`, built apart for webpack's sake (see src/oauth/load-signing.ts).
@@ -159,6 +162,22 @@ describe('npm pack', () => {
     );
     expect(outside).toEqual([]);
     expect([...sources].filter((source) => source.startsWith('src/testing/'))).not.toEqual([]);
+  });
+
+  it('carries the license of every package bundled into its code', async () => {
+    const bundled = await bundledPackages(copy);
+    // Known today: a build that stopped bundling them, or a scan that stopped finding them, shows.
+    expect(bundled.map(({ name }) => name)).toEqual(
+      expect.arrayContaining(['@remix-run/node-fetch-server', 'jose', 'ky']),
+    );
+    const notices = await readFile(join(installed, NOTICES_FILE), 'utf8');
+    for (const { name, directory } of bundled) {
+      const { version } = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
+      expect(notices).toContain(`## ${name} ${version}`);
+      const license = (await readdir(directory)).find((file) => /^licen[cs]e/i.test(file));
+      const text = (await readFile(join(directory, license ?? 'LICENSE'), 'utf8')).trim();
+      expect(notices).toContain(text);
+    }
   });
 
   it('publishes only the public surface in the client types: no transport, no zod', async () => {
