@@ -1,10 +1,12 @@
 /**
  * The guard in front of `agentchat-mcp --http`'s node-to-fetch conversion: a request that cannot
  * become a fetch `Request` (a Host that is no host, a request target that is not a path, a method
- * fetch forbids) is the client's mistake, answered 400 here. Left to the conversion it would be a
+ * fetch forbids) is the client's mistake, answered 400 here; an absolute-form target, which RFC 9112
+ * asks a server to accept, is put in origin form first. Left to the conversion it would be a
  * 500 and a log line per request: anyone reaching the port could write to the server's log at will.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { splitAbsoluteForm } from '../internal/request-target.js';
 
 /** The longest Host taken: a DNS name has at most 253 characters, then `:` and a port. */
 const MAX_HOST_LENGTH = 259;
@@ -22,7 +24,27 @@ const forbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const REPORT_INTERVAL_MS = 60_000;
 
 /**
- * What is wrong with a request before it is converted, or `undefined` when nothing is.
+ * Rewrites an absolute-form request target (`POST http://host/mcp HTTP/1.1`) to origin form,
+ * `/mcp`, with the target's authority as the Host, as RFC 9112 section 3.2.2 asks of an origin
+ * server (see src/internal/request-target.ts). Any other target is left as it is.
+ *
+ * @example
+ * ```ts
+ * const request = { url: 'http://127.0.0.1:8787/mcp?x=1', headers: { host: 'proxy' } };
+ * toOriginForm(request);
+ * // request.url is '/mcp?x=1', request.headers.host '127.0.0.1:8787'
+ * ```
+ */
+export function toOriginForm(request: Pick<IncomingMessage, 'url' | 'headers'>): void {
+  const absolute = splitAbsoluteForm(request.url ?? '');
+  if (absolute === undefined) return;
+  request.url = absolute.path;
+  request.headers.host = absolute.authority;
+}
+
+/**
+ * What is wrong with a request before it is converted, or `undefined` when nothing is. An
+ * absolute-form target is to be put in origin form first ({@link toOriginForm}).
  *
  * @example
  * ```ts
@@ -50,7 +72,7 @@ function isHost(host: string): boolean {
 
 /**
  * Makes the guard: it answers a malformed request 400 and reports `true`, else reports `false`
- * and leaves the request alone. Refusals are counted, and the count written through `log` at
+ * and leaves the request alone, but for an absolute-form target, which it puts in origin form. Refusals are counted, and the count written through `log` at
  * most once a minute (the first refusal at once), never a line per request.
  *
  * @example
@@ -66,6 +88,7 @@ export function malformedRequestGuard(
   let unreported = 0;
   let reportedAt = -Infinity;
   return (request, response) => {
+    toOriginForm(request);
     const problem = malformedRequestProblem(request);
     if (problem === undefined) return false;
     unreported++;

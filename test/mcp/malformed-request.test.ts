@@ -4,7 +4,11 @@
  * proves it on the running server.
  */
 import { describe, expect, it } from 'vitest';
-import { malformedRequestGuard, malformedRequestProblem } from '../../src/mcp/malformed-request.js';
+import {
+  malformedRequestGuard,
+  malformedRequestProblem,
+  toOriginForm,
+} from '../../src/mcp/malformed-request.js';
 
 const request = (headers: Record<string, string>, url = '/mcp', method = 'POST') => ({
   method,
@@ -31,11 +35,47 @@ describe('malformedRequestProblem', () => {
     expect(malformedRequestProblem(request({}, '*', 'OPTIONS'))).toBe(
       'a request target that is not a path',
     );
-    expect(malformedRequestProblem(request({}, 'http://127.0.0.1/mcp'))).toBe(
+    expect(malformedRequestProblem(request({}, 'ftp://127.0.0.1/mcp'))).toBe(
       'a request target that is not a path',
     );
     expect(malformedRequestProblem(request({}, '/mcp', 'TRACE'))).toBe('a method fetch forbids');
     expect(malformedRequestProblem(request({}, '/mcp', 'GET'))).toBeUndefined();
+  });
+});
+
+describe('toOriginForm', () => {
+  it.each([
+    ['http://127.0.0.1:8787/mcp', '/mcp', '127.0.0.1:8787'],
+    ['HTTPS://example.com/mcp?a=1', '/mcp?a=1', 'example.com'],
+    ['http://[::1]:8787', '/', '[::1]:8787'],
+    ['http://localhost?q', '/?q', 'localhost'],
+  ])(
+    'puts the absolute-form target %s in origin form, its authority the Host',
+    (url, path, host) => {
+      const target = request({ host: 'proxy.example' }, url);
+      toOriginForm(target);
+      expect(target).toMatchObject({ url: path, headers: { host } });
+      expect(malformedRequestProblem(target)).toBeUndefined();
+    },
+  );
+
+  it.each(['*', 'ftp://host/mcp', 'http://user@host/mcp', 'http:///mcp', 'http://host#x'])(
+    'leaves the target %s alone, for the checks to refuse',
+    (url) => {
+      const target = request({ host: 'localhost' }, url);
+      toOriginForm(target);
+      expect(target).toEqual(request({ host: 'localhost' }, url));
+      expect(malformedRequestProblem(target)).toBe('a request target that is not a path');
+    },
+  );
+
+  it('leaves a path alone, and an authority that is no host to the Host check', () => {
+    const path = request({ host: 'localhost' }, '/mcp?a=1');
+    toOriginForm(path);
+    expect(path).toEqual(request({ host: 'localhost' }, '/mcp?a=1'));
+    const spaced = request({ host: 'localhost' }, 'http://a b/mcp');
+    toOriginForm(spaced);
+    expect(malformedRequestProblem(spaced)).toBe('a malformed Host header');
   });
 });
 

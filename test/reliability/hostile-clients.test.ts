@@ -72,6 +72,17 @@ describe('agentchat-mock', { timeout: 120_000 }, () => {
     expect(after.peak - before.rss).toBeLessThan(64 * MiB);
   });
 
+  it('serves a request whose target is an absolute URL, as RFC 9112 asks of a server', async () => {
+    const target = `${mock.url}/v1/projects/${projectId}`;
+    const answer = await rawExchange(
+      mock.url,
+      `GET ${target} HTTP/1.1\r\nhost: proxy.example\r\nauthorization: Bearer sk_test`,
+    );
+
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain(projectId);
+  });
+
   it('answers a 10 MB chat message 413, not an echo', async () => {
     const error = await client.chat
       .send({ projectId, message: 'x'.repeat(10_000_000) })
@@ -189,7 +200,8 @@ describe('agentchat-mcp --http', { timeout: 60_000 }, () => {
       'POST /mcp HTTP/1.1\r\nhost: [::1',
       `POST /mcp HTTP/1.1\r\nhost: ${'h'.repeat(8192)}.example`,
       'OPTIONS * HTTP/1.1\r\nhost: 127.0.0.1',
-      'POST http://127.0.0.1:1/mcp HTTP/1.1\r\nhost: 127.0.0.1',
+      'POST ftp://127.0.0.1:1/mcp HTTP/1.1\r\nhost: 127.0.0.1',
+      'POST http://a%20b/mcp HTTP/1.1\r\nhost: 127.0.0.1',
       'TRACE /mcp HTTP/1.1\r\nhost: 127.0.0.1',
     ];
 
@@ -205,9 +217,14 @@ describe('agentchat-mcp --http', { timeout: 60_000 }, () => {
       /^agentchat-mcp: refused 1 malformed request .*one such line a minute$/,
     );
     expect(lines[0]?.length).toBeLessThan(200);
-    // Still serving the well-formed.
+    // Still serving the well-formed, an absolute-form target among them (RFC 9112 section 3.2.2).
     const health = await rawExchange(mcp.url, 'GET /health HTTP/1.1\r\nhost: 127.0.0.1');
     expect(health.status).toBe(200);
+    const absolute = await rawExchange(
+      mcp.url,
+      `GET ${new URL('/health', mcp.url)} HTTP/1.1\r\nhost: proxy.example`,
+    );
+    expect(absolute.status).toBe(200);
   });
 
   it.each([

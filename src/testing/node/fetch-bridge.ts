@@ -3,11 +3,13 @@
  * (bundled into the build; no dependency of the package): the request body reaches the service
  * as a stream that reads from the socket only as fast as the service reads it, the request's
  * signal aborts when the client goes away, and the answer is written as fast as the client takes
- * it. What it leaves to us: the URL (this server's origin, whatever the Host says), errors, and
- * closing a connection whose body was left unread.
+ * it. What it leaves to us: the URL (this server's origin, whatever the Host says, and a path
+ * even when the request line held an absolute URL), errors, and closing a connection whose body
+ * was left unread.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequest, sendResponse } from '@remix-run/node-fetch-server';
+import { splitAbsoluteForm } from '../../internal/request-target.js';
 
 /**
  * How long a connection whose body was refused (413) stays open after the answer: closed at once,
@@ -45,11 +47,18 @@ export interface BridgeOptions {
 export function createBridge({ origin, answer, refuse, reasons }: BridgeOptions) {
   const { host, protocol } = new URL(origin);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // An absolute-form target names a host, which this server's own origin replaces anyway.
+    const absolute = splitAbsoluteForm(req.url ?? '');
+    if (absolute !== undefined) req.url = absolute.path;
     let response: Response;
     try {
       response = await answer(createRequest(req, res, { host, protocol }));
     } catch (error) {
-      response = refuse(error instanceof TypeError ? 400 : 500, String(error));
+      const reason = error instanceof Error ? error.message : String(error);
+      response = refuse(
+        error instanceof TypeError ? 400 : 500,
+        `The request could not be read: ${reason}`,
+      );
     }
     if (res.destroyed) return;
     if (response.type === 'error') {
