@@ -166,6 +166,10 @@ export async function startHookedMockServer(
     headersTimeout: requestTimeoutMs,
     requestTimeout: requestTimeoutMs,
     connectionsCheckingInterval: Math.min(1_000, Math.max(10, requestTimeoutMs / 4)),
+    // Idle connections kept a minute, not Node's 5 s. fetch reuses one until shortly before the
+    // advertised keep-alive ends; with 5 s, a test suite on a busy machine writes a request into a
+    // connection just as the server closes it, and fails with ECONNRESET. close() drops them all.
+    keepAliveTimeout: 60_000,
   });
   await listen(server, port, host);
 
