@@ -34,8 +34,8 @@ export const chromiumLaunchOptions = {
  * margins cost nothing.
  */
 const shared = {
-  // Each test file in a fresh worker, as vitest does by default; said here so vitest does not
-  // suggest otherwise after every run. Sharing workers saves about 0.3 s of start-up per file, but
+  // Each test file in a fresh worker, as vitest does by default (and its hint after each run is
+  // turned off below). Sharing workers saves about 0.3 s of start-up per file, but
   // modules loaded once per worker (ky among them) would then keep whatever a file before had
   // installed when they were first imported, fake timers included, and hang a later file.
   isolate: true,
@@ -77,6 +77,9 @@ function browserProject(
 
 export default defineConfig({
   test: {
+    // vitest suggests `isolate: false` after every run whose projects leave isolation unstated
+    // (examples/testing, a user's suite, does); `shared` above says why isolation stays.
+    experimental: { diagnostics: { isolate: false } },
     // Most test time is spent waiting (on child processes, sockets, browsers), so more files run
     // at once than there are cores; vitest's default is one worker fewer than the cores.
     maxWorkers: Math.max(4, availableParallelism() * 2),
