@@ -1,4 +1,4 @@
-/** Markdown tables of the measurements, as docs/performance.md shows them. */
+/** Markdown tables of the measurements, as docs/maintainers/performance.md shows them. */
 import type { Allocations } from './allocation.js';
 import type { BundleSize } from './bundle-size.js';
 import type { ColdImport } from './cold-import.js';
@@ -179,7 +179,7 @@ export function bundleTable(sizes: readonly BundleSize[]): string {
   );
 }
 
-/** One verdict per target of docs/performance.md. */
+/** One verdict per target of docs/maintainers/performance.md. */
 export interface Verdict {
   target: string;
   measured: string;

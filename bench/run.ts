@@ -1,9 +1,9 @@
 /**
  * Measures what the SDK costs over raw fetch, side by side with ky alone, ky + the SDK's policy
  * (the floor for an SDK built on ky) and openai-node, and prints Markdown for
- * docs/performance.md, ending with a verdict per target. Needs the build: `npm run bench` (full,
- * about ten minutes) or `npm run bench:smoke` (short, for CI: prints every figure and verdict, and
- * exits 0 whatever the verdicts: it has too few samples to judge by).
+ * docs/maintainers/performance.md, ending with a verdict per target. Needs the build:
+ * `npm run bench` (full, about ten minutes) or `npm run bench:smoke` (short, for CI: prints every
+ * figure and verdict, and exits 0 whatever the verdicts: it has too few samples to judge by).
  *
  * Options: --smoke for the short run; --only=<sections> for some of them, comma-separated, from
  * bundle, import, overhead, allocation, sequential, burst, realistic, heap.

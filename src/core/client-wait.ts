@@ -4,7 +4,7 @@
  * until it ends, instead of each call finding the limit on its own and spending an attempt on it.
  * A held call waits under its own signal and `totalTimeout`, as it waits before a retry; its
  * `timeout` bounds each attempt once it is sent, not the wait. Kept small: every browser bundle
- * carries it (docs/performance.md, the 25 KiB budget).
+ * carries it (docs/maintainers/performance.md, the 25 KiB budget).
  */
 import type { Call } from './call.js';
 import { type AgentChatError, addNote, describeCall, RateLimitError } from './errors/index.js';

@@ -24,7 +24,8 @@ import { toIssues } from './validation.js';
  * `text()` and `json()` giving that text again: ky's own body read (`.json(schema)`) then finds it
  * at once, and so does a `withResponse()` caller. The read happened inside the attempt, under its
  * deadline, where a dropped connection is retried. A copy of the response would do the same at
- * the cost of a second body stream and a second read on every call (docs/performance.md).
+ * the cost of a second body stream and a second read on every call
+ * (docs/maintainers/performance.md).
  */
 export function withBodyRead(response: Response, text: string): Response {
   // Plain assignments of shared functions: no closures and no property descriptors per response.

@@ -270,7 +270,7 @@ export class Transport {
  * The ky instance of a transport: the client's headers over our defaults, one `fetch` (the
  * attempt, which also authorises each request), the retry policy. No hooks: ky copies its options
  * for every hook it runs and races each against the call's deadline, which cost more per call than
- * all of the SDK's own work (docs/performance.md); the attempt does what they did.
+ * all of the SDK's own work (docs/maintainers/performance.md); the attempt does what they did.
  */
 function createKy(config: TransportConfig): KyInstance {
   // Our defaults first, so that the client's own headers replace them.

@@ -10,14 +10,21 @@ import { describe, expect, it } from 'vitest';
 import { fencedTypeScript, repo, typecheckSnippets } from '../helpers/doc-snippets.js';
 import { brokenRelativeLinks, linkTargets } from '../helpers/markdown-links.js';
 
-/** The Markdown a user or a contributor reads: README, the guides, the examples' index. */
+/**
+ * The Markdown a user or a contributor reads: README, the guides, the examples' index, and the
+ * maintainers' pages (docs/maintainers/, kept in the repository, not shipped).
+ */
 async function markdownFiles(): Promise<string[]> {
-  const guides = (await readdir(join(repo, 'docs'))).filter((file) => file.endsWith('.md'));
+  const markdownIn = async (dir: string) =>
+    (await readdir(join(repo, dir)))
+      .filter((file) => file.endsWith('.md'))
+      .map((f) => `${dir}/${f}`);
   return [
     'README.md',
     'CONTRIBUTING.md',
     'examples/README.md',
-    ...guides.map((file) => `docs/${file}`),
+    ...(await markdownIn('docs')),
+    ...(await markdownIn('docs/maintainers')),
   ];
 }
 

@@ -198,7 +198,10 @@ function titles(html: string): string[] {
   );
 }
 
-/** Every guide of docs/ and the changelog, by file name without `.md`. */
+/**
+ * Every guide of docs/ and the changelog, by file name without `.md`: what the package ships. The
+ * maintainers' pages (docs/maintainers/) are read on GitHub, next to the code they describe.
+ */
 async function guideNames(): Promise<string[]> {
   const guides = (await readdir(join(repo, 'docs'))).filter((file) => file.endsWith('.md'));
   return [...guides, 'CHANGELOG.md'].map((file) => file.replace(/\.md$/, ''));
@@ -211,7 +214,7 @@ describe('the documentation site', () => {
     expect(index).toContain('The official TypeScript SDK');
   });
 
-  it('renders every guide and the changelog as a page titled by its first heading', async () => {
+  it('renders every guide the package ships and the changelog, and no other page, each titled by its first heading', async () => {
     const rendered: Record<string, string[]> = {};
     const expected: Record<string, string[]> = {};
     for (const name of await guideNames()) {
@@ -221,6 +224,11 @@ describe('the documentation site', () => {
       rendered[name] = titles(await page(`documents/${name}.html`));
     }
     expect(rendered).toEqual(expected);
+    // Those and no others: the site's guides are the package's.
+    const pages = (await readdir(join(site.out, 'documents'))).filter((f) => f.endsWith('.html'));
+    expect(pages.map((file) => file.replace(/\.html$/, '')).sort()).toEqual(
+      Object.keys(expected).sort(),
+    );
     // Rendered as HTML, not shown as Markdown source.
     expect(await page('documents/errors.html')).not.toContain('## From status to class');
   });

@@ -1,6 +1,6 @@
 /**
- * The maintainers' release flow of docs/releasing.md, run for real against a real registry
- * (verdaccio on 127.0.0.1, see local-registry.ts), in a scratch copy of the repo:
+ * The maintainers' release flow of docs/maintainers/releasing.md, run for real against a real
+ * registry (verdaccio on 127.0.0.1, see local-registry.ts), in a scratch copy of the repo:
  *
  * 1. `npm run version` (changeset version, then the version sync), a release commit, and
  *    `npm run release` (build, then changeset publish: npm publish and a git tag);
@@ -95,7 +95,10 @@ async function copyRepo(to: string): Promise<void> {
   await run('git', ['commit', '--quiet', '--message', 'The work tree under test'], to);
 }
 
-/** The maintainer's release: version, commit, build and publish, as docs/releasing.md says. */
+/**
+ * The maintainer's release: version, commit, build and publish, as docs/maintainers/releasing.md
+ * says.
+ */
 async function release(): Promise<string> {
   await run('npm', ['run', 'version'], scratch);
   const version = await packageVersion(scratch);

@@ -1,8 +1,8 @@
 /**
- * Releases go through changesets (docs/releasing.md): every pending changeset is well formed, the
- * version in package.json is the one the CHANGELOG's newest entry describes, and `npm run version`
- * (run here on a copy of the repo, never on the repo itself) turns the next changeset into a new
- * entry above it and a new version in package.json and src/version.ts alike.
+ * Releases go through changesets (docs/maintainers/releasing.md): every pending changeset is well
+ * formed, the version in package.json is the one the CHANGELOG's newest entry describes, and
+ * `npm run version` (run here on a copy of the repo, never on the repo itself) turns the next
+ * changeset into a new entry above it and a new version in package.json and src/version.ts alike.
  */
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

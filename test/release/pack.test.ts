@@ -101,6 +101,9 @@ describe('npm pack', () => {
   it('ships every guide of docs/, the guides index included, and the OpenAPI document', async () => {
     const guides = (await readdir(join(repo, 'docs'))).filter((file) => file.endsWith('.md'));
     expect(guides).toContain('README.md');
+    // The maintainers' pages (docs/maintainers/) stay in the repository.
+    expect(await readdir(join(repo, 'docs/maintainers'))).toContain('releasing.md');
+    expect(paths.filter((path) => path.startsWith('docs/maintainers/'))).toEqual([]);
     expect(paths.filter((path) => path.startsWith('docs/'))).toEqual(
       [...guides, 'openapi.yaml'].map((file) => `docs/${file}`).sort(),
     );

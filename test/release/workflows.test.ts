@@ -1,7 +1,7 @@
 /**
- * The GitHub Actions workflows (.github/workflows, described in docs/releasing.md): actionlint
- * finds nothing wrong in them, every command they run is one of the package's own (a script of
- * package.json, `npm install`, or a file of .ci/), CI runs what .ci/run and the README's
+ * The GitHub Actions workflows (.github/workflows, described in docs/maintainers/releasing.md):
+ * actionlint finds nothing wrong in them, every command they run is one of the package's own (a
+ * script of package.json, `npm install`, or a file of .ci/), CI runs what .ci/run and the README's
  * Contributing section run on every Node.js line the package declares, and the release workflow
  * grants each job no more than it needs.
  */
