@@ -7,7 +7,7 @@ import {
   OAuthErrorCode,
   originValidationResponse,
 } from '@modelcontextprotocol/server';
-import type { withApiKey as withApiKeyMethod } from '../client.js';
+import type { forRequest as forRequestMethod } from '../client.js';
 import { AgentChatError, Client, type ClientOptions } from '../index.js';
 import { type McpToolScope, toolsInScope } from './scope.js';
 import { isClientLike, serverWithTools } from './server.js';
@@ -185,6 +185,6 @@ function originHostname(origin: string): string {
  * the method `Client` keys by this registered symbol to keep it off the public surface.
  */
 function withApiKey(client: Client, apiKey: string): Operations {
-  const method: typeof withApiKeyMethod = Symbol.for('agentchat.withApiKey') as never;
+  const method: typeof forRequestMethod = Symbol.for('agentchat.forRequest') as never;
   return client[method](apiKey);
 }
