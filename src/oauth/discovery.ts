@@ -112,7 +112,7 @@ export async function discoverAuthorizationServer(
   }
   throw new OAuthError({
     status: 404,
-    problem: `no authorization server metadata for the issuer ${JSON.stringify(issuer)}: ${misses.join(', ')}; check the issuer, or give tokenUrl instead`,
+    problem: `no authorization server metadata for the issuer ${JSON.stringify(issuer)}: ${misses.join(', ')}; check the issuer (a client may give tokenUrl instead)`,
   });
 }
 

@@ -269,6 +269,50 @@ describe('refused with 401 invalid_token, nothing reaching the service', () => {
   });
 });
 
+describe('the key set', () => {
+  it('is fetched again for an unknown kid at most once per cooldown, however many ask', async () => {
+    const keySetFetches = () => issuer.paths.filter((path) => path.startsWith('/jwks')).length;
+    const valid = await issuer.issueToken(issuer.mcpClients.writer, RESOURCE);
+    const before = keySetFetches();
+    expect((await post(handler, valid, listTools)).status).toBe(200);
+    // A fresh handler fetches the key set once.
+    expect(keySetFetches()).toBe(before + 1);
+    const claims = decode(partsOf(valid)[1]);
+    const { privateKey } = await generateKeyPair('ES256');
+    for (let index = 0; index < 20; index++) {
+      const unknown = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'ES256', kid: `rotated-${index}` })
+        .sign(privateKey);
+      expect((await post(handler, unknown, listTools)).status).toBe(401);
+    }
+    // Within jose's cooldown the first unknown kid is no reason to fetch it again, nor the rest.
+    expect(keySetFetches()).toBe(before + 1);
+    // Past it, an unknown kid (a rotation) fetches the key set once more.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 31_000);
+    const later = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'ES256', kid: 'rotated-later' })
+      .sign(privateKey);
+    expect((await post(handler, later, listTools)).status).toBe(401);
+    expect((await post(handler, later, listTools)).status).toBe(401);
+    expect(keySetFetches()).toBe(before + 2);
+    expect(service.service.requests).toEqual([]);
+  });
+});
+
+describe('a request body', () => {
+  it('past the cap is answered 413, read no further', async () => {
+    const token = await issuer.issueToken(issuer.mcpClients.writer, RESOURCE);
+    const huge = {
+      ...callOf('get_project', { id: 'proj_1' }),
+      padding: 'x'.repeat(5 * 1024 * 1024),
+    };
+    const response = await post(handler, token, huge);
+    expect(response.status).toBe(413);
+    expect(service.service.requests).toEqual([]);
+  });
+});
+
 describe('introspection', () => {
   it('lets an opaque token in, checked at the introspection endpoint', async () => {
     const introspecting = makeHandler({ introspection: issuer.mcpClients.introspector });
