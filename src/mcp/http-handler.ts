@@ -131,10 +131,15 @@ export interface McpHttpHandler {
  * and the HTTP machinery of one client made here, so it costs no setup. A browser request from an
  * origin not allowed gets 403.
  *
+ * With `authorizationServer`, `/mcp` is an OAuth 2.1 protected resource (the MCP authorization
+ * spec): callers send access tokens of that issuer, verified here, and the tools call the service
+ * with `client`'s own credential, its middleware told who called (`context.caller`).
+ *
  * Needs the optional peer dependency `@modelcontextprotocol/server` (2.4 or later).
  *
  * @throws {@link agentchat!AgentChatError} when both `client` and `clientOptions` are given, an
- * option is invalid, or the tool scope names an unknown tool.
+ * option is unknown (naming the one probably meant) or invalid, the tool scope names an unknown
+ * tool, or `authorizationServer` comes without `client` or `resource`.
  * @example
  * ```ts
  * // A Cloudflare Worker: each caller brings its own service key.
@@ -142,6 +147,18 @@ export interface McpHttpHandler {
  *
  * const handler = createMcpHttpHandler({ clientOptions: { baseUrl: 'https://host/api' } });
  * export default { fetch: (request: Request) => handler.fetch(request) };
+ * ```
+ * @example
+ * ```ts
+ * // An OAuth protected resource for Claude and ChatGPT connectors: the server's own key.
+ * import { Client } from 'agentchat';
+ * import { createMcpHttpHandler } from 'agentchat/mcp';
+ *
+ * const handler = createMcpHttpHandler({
+ *   client: new Client({ baseUrl: 'https://host/api' }),
+ *   authorizationServer: 'https://login.example.com',
+ *   resource: 'https://mcp.example.com/mcp',
+ * });
  * ```
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHttpHandler {
