@@ -28,7 +28,7 @@ let issuer: AuthorizationServer;
 let service: MockServer;
 const started: McpHttpProcess[] = [];
 
-function startBin(args: readonly string[]): Promise<McpHttpProcess> {
+function startBin(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<McpHttpProcess> {
   return startMcpHttp(
     process.execPath,
     [...bin, '--http', '--port', '0', '--authorization-server', issuer.issuer, ...args],
@@ -39,6 +39,7 @@ function startBin(args: readonly string[]): Promise<McpHttpProcess> {
         AGENTCHAT_BASE_URL: service.baseUrl,
         AGENTCHAT_API_KEY: SERVER_KEY,
         AGENTCHAT_LOG: 'info',
+        ...env,
       },
     },
   ).then((server) => {
@@ -131,6 +132,44 @@ describe('agentchat-mcp --http --authorization-server', { timeout: 60_000 }, () 
         'Bearer resource_metadata="http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp"',
       );
     }
+  });
+
+  it('introspects opaque tokens with --introspection, as the client the environment names', async () => {
+    const server = await startBin(['--introspection'], {
+      AGENTCHAT_INTROSPECTION_CLIENT_ID: issuer.mcpClients.introspector.clientId,
+      AGENTCHAT_INTROSPECTION_CLIENT_SECRET: issuer.mcpClients.introspector.clientSecret,
+    });
+    issuer.addMcpResource(server.url);
+    const token = await issuer.issueToken(issuer.mcpClients.opaque, server.url);
+    const mcp = await connect(server.url, {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    try {
+      expect(await listedToolNames(mcp)).toEqual(allToolNames);
+    } finally {
+      await mcp.close();
+    }
+    expect(server.stderr()).not.toContain(issuer.mcpClients.introspector.clientSecret);
+  });
+
+  it('refuses --introspection without the client to introspect as, naming what is missing', async () => {
+    const result = await runProcess(
+      process.execPath,
+      [...bin, '--http', '--port', '0', '--authorization-server', issuer.issuer, '--introspection'],
+      {
+        cwd: repo,
+        env: {
+          PATH: process.env.PATH,
+          AGENTCHAT_BASE_URL: service.baseUrl,
+          AGENTCHAT_API_KEY: SERVER_KEY,
+          AGENTCHAT_INTROSPECTION_CLIENT_ID: 'mcp-introspector',
+        },
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^agentchat-mcp: --introspection needs the client it introspects tokens as: AGENTCHAT_INTROSPECTION_CLIENT_SECRET is not set\.$/m,
+    );
   });
 
   it("refuses to start without a credential of the server's own, naming the settings", async () => {
