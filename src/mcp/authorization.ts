@@ -25,6 +25,13 @@ import {
 } from './token-verifier.js';
 import type { AgentChatTool } from './tools.js';
 
+/**
+ * The most messages one JSON-RPC batch may hold: each tool call in it is a call to the service,
+ * so a batch must not multiply what one token's request costs. MCP clients no longer batch
+ * (the 2025-06-18 revision dropped it), and those that did sent a few.
+ */
+const MAX_BATCH_MESSAGES = 32;
+
 /** How long a host is asked to wait before trying again when the issuer is out of reach. */
 const RETRY_AFTER_S = 5;
 
@@ -154,6 +161,19 @@ export function createAuthorizationGate(options: AuthorizationGateOptions): Auth
       messages = JSON.parse(body.text);
     } catch {
       // Not JSON: the MCP handler answers it with its parse error.
+    }
+    if (Array.isArray(messages) && messages.length > MAX_BATCH_MESSAGES) {
+      return Response.json(
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32600,
+            message: `A batch holds at most ${MAX_BATCH_MESSAGES} messages; this one has ${messages.length}.`,
+          },
+        },
+        { status: 400 },
+      );
     }
     const missing = await missingScope(messages, tools, authInfo);
     if (missing !== undefined) {

@@ -301,6 +301,17 @@ describe('the key set', () => {
 });
 
 describe('a request body', () => {
+  it('holding a batch of more than 32 messages is refused with 400', async () => {
+    const token = await issuer.issueToken(issuer.mcpClients.writer, RESOURCE);
+    const batch = Array.from({ length: 33 }, (_, index) =>
+      callOf('get_project', { id: 'proj_1' }, index + 10),
+    );
+    const response = await post(handler, token, batch);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: -32600 } });
+    expect(service.service.requests).toEqual([]);
+  });
+
   it('past the cap is answered 413, read no further', async () => {
     const token = await issuer.issueToken(issuer.mcpClients.writer, RESOURCE);
     const huge = {
