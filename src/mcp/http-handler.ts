@@ -206,13 +206,14 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
   const operationsFor = (token: string | undefined): Operations =>
     client !== undefined || token === undefined ? shared : withApiKey(shared, token);
   const gate = authorizationGate(options, tools);
-  const mcp = createMcpHandler(({ authInfo }) =>
-    gate !== undefined && authInfo !== undefined
-      ? // The server's own credential, the verified caller told to its middleware, and only the
-        // tools the token's scopes allow.
-        serverWithTools(forCaller(shared, callerOf(authInfo)), toolsForToken(tools, authInfo))
-      : serverWithTools(operationsFor(authInfo?.token), tools),
-  );
+  const mcp = createMcpHandler(({ authInfo }) => {
+    if (gate === undefined) return serverWithTools(operationsFor(authInfo?.token), tools);
+    // Behind the gate: the server's own credential, the verified caller told to its middleware,
+    // and only the tools the token's scopes allow (none without a verified caller).
+    return authInfo === undefined
+      ? serverWithTools(shared, [])
+      : serverWithTools(forCaller(shared, callerOf(authInfo)), toolsForToken(tools, authInfo));
+  });
 
   const fetch = async (request: Request): Promise<Response> => {
     const { pathname } = new URL(request.url);
