@@ -371,6 +371,60 @@ describe('an authorization server out of reach', () => {
   });
 });
 
+describe('an authorization server that misbehaves', () => {
+  /** A fake issuer whose metadata is sound and whose key set answers as `jwks` says. */
+  async function fakeIssuer(jwks: (response: import('node:http').ServerResponse) => void) {
+    const server = createServer((request, response) => {
+      if (request.url === '/.well-known/oauth-authorization-server') {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks` }));
+      } else jwks(response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+      url,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it.each([
+    [
+      'redirects its key set elsewhere',
+      (response: import('node:http').ServerResponse) => {
+        response.statusCode = 302;
+        response.setHeader('location', `${issuer.issuer}/jwks`);
+        response.end();
+      },
+    ],
+    [
+      'sends a key set past 256 KiB',
+      (response: import('node:http').ServerResponse) => {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ keys: [], padding: 'x'.repeat(300 * 1024) }));
+      },
+    ],
+  ])('is answered 503 when it %s', async (_, jwks) => {
+    const fake = await fakeIssuer(jwks);
+    const target = makeHandler({ authorizationServer: fake.url });
+    try {
+      const { privateKey } = await generateKeyPair('ES256');
+      const token = await new SignJWT({ scope: 'agentchat:read', client_id: 'c' })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setIssuer(fake.url)
+        .setAudience(RESOURCE)
+        .setExpirationTime('5m')
+        .sign(privateKey);
+      const response = await post(target, token, listTools);
+      expect(response.status).toBe(503);
+      expect(service.service.requests).toEqual([]);
+    } finally {
+      await target.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('the verified-token cache', () => {
   it('keeps valid tokens only: 20,000 distinct bad ones leave it as it was', async () => {
     const token = await issuer.issueToken(issuer.mcpClients.writer, RESOURCE);
