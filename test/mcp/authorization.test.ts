@@ -468,5 +468,14 @@ describe('options', () => {
     expect(() =>
       createMcpHttpHandler({ client: serverClient(), authorisationServer: issuer.issuer } as never),
     ).toThrow(/unknown option "authorisationServer"; did you mean authorizationServer\?/);
+    expect(() => makeHandler({ resource: 'https://mcp.example.com/mcp#part' })).toThrow(
+      /a resource URL has no query or fragment/,
+    );
+    expect(() => makeHandler({ resource: 'mcp.example.com/mcp' })).toThrow(
+      /Invalid resource "mcp.example.com\/mcp": expected an absolute https URL/,
+    );
+    expect(() => makeHandler({ introspection: { clientId: 'mcp-introspector' } as never })).toThrow(
+      /introspection needs \{ clientId, clientSecret \}/,
+    );
   });
 });
