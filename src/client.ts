@@ -8,6 +8,7 @@ import {
 } from './core/custom-request.js';
 import { AgentChatError, cut } from './core/errors/index.js';
 import { createLog, isLogLevel, logsAt } from './core/logger.js';
+import type { Caller } from './core/middleware.js';
 import { type ClientOptions, clientOptionsSchema, urlCharacters } from './core/options.js';
 import { RetryBudget } from './core/retry-budget.js';
 import { retryDefaults } from './core/retry-policy.js';
@@ -40,12 +41,14 @@ export const clientDefaults = {
 } as const;
 
 /**
- * The key of {@link Client}'s method that makes its operations with another key. A registered
- * symbol, so that agentchat/mcp reaches it on a client of its own package without it being public.
+ * The key of {@link Client}'s method that makes its operations for one request of agentchat/mcp:
+ * with the caller's key (pass-through), or with the client's own and the verified caller told to
+ * middleware. A registered symbol, so that agentchat/mcp reaches it on a client of its own
+ * package without it being public.
  *
  * @internal
  */
-export const withApiKey: unique symbol = Symbol.for('agentchat.withApiKey');
+export const forRequest: unique symbol = Symbol.for('agentchat.forRequest');
 
 /**
  * What a client family shares: the retry budget and the wait the service asked of it. A client
@@ -90,7 +93,7 @@ export class Client {
   readonly #options: ClientOptions;
   /**
    * Sends every call: the operations' and {@link Client.request}'s. Its ky instance is shared by
-   * the operations made by `withApiKey`.
+   * the operations made by `forRequest`.
    */
   readonly #transport: Transport;
 
@@ -187,15 +190,15 @@ export class Client {
   }
 
   /**
-   * The operations of this client called with another, fixed `apiKey`: everything else (base URL,
-   * retries, timeouts, headers, middleware, logger) and the ky instance are this client's, so no
-   * option is checked and no ky instance is made again. For agentchat/mcp over HTTP, which answers
-   * each request with the key its caller sent.
+   * The operations of this client called with another, fixed `apiKey` (or this client's own, when
+   * `undefined`) and for `caller`: everything else (base URL, retries, timeouts, headers,
+   * middleware, logger) and the ky instance are this client's, so no option is checked and no ky
+   * instance is made again. For agentchat/mcp over HTTP, which makes one per request.
    *
    * @internal
    */
-  [withApiKey](apiKey: string): Pick<Client, 'projects' | 'chat'> {
-    const transport = this.#transport.withApiKey(apiKey);
+  [forRequest](apiKey: string | undefined, caller?: Caller): Pick<Client, 'projects' | 'chat'> {
+    const transport = this.#transport.forRequest(apiKey, caller);
     return { projects: new Projects(transport), chat: new Chat(transport) };
   }
 

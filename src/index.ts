@@ -50,7 +50,7 @@ export {
   type ValidationIssue,
 } from './core/errors/index.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export type { Middleware, MiddlewareContext } from './core/middleware.js';
+export type { Caller, Middleware, MiddlewareContext } from './core/middleware.js';
 export type {
   BodyRequestOptions,
   ClientOptions,

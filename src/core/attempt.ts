@@ -260,6 +260,7 @@ function middlewareContext(call: Call, request: Request): MiddlewareContext {
     signal: request.signal,
     heldMs: call.heldMs,
     retryBudget: call.options.retryBudget,
+    caller: call.options.caller,
   };
 }
 

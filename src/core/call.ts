@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import type { ClientWait } from './client-wait.js';
 import type { Authorization, Credential } from './credential.js';
 import type { AgentChatError, CallSite } from './errors/index.js';
-import type { Middleware } from './middleware.js';
+import type { Caller, Middleware } from './middleware.js';
 import type { bodyRequestOptionsSchema } from './options.js';
 import type { RetryBudget } from './retry-budget.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
@@ -121,6 +121,8 @@ export class Call {
       readonly retryBudget: RetryBudget | undefined;
       /** The wait a 429 or 503 asked of the client family, which each attempt honours. */
       readonly clientWait: ClientWait;
+      /** Who the call is made for, told to middleware (see {@link MiddlewareContext.caller}). */
+      readonly caller?: Caller | undefined;
     },
   ) {
     this.deadline =

@@ -41,6 +41,32 @@ export interface MiddlewareContext {
    * error flagged `retryBudgetExhausted`. `undefined` when the client has `retryBudget: false`.
    */
   readonly retryBudget: RetryBudgetState | undefined;
+  /**
+   * Who the call is made for, when the client serves someone else: agentchat/mcp with
+   * authorization sets it to the verified caller of each tool call, so that a middleware can pass
+   * it on (as a header the service logs, say). `undefined` for a client's own calls.
+   */
+  readonly caller?: Caller | undefined;
+}
+
+/**
+ * A caller verified by agentchat/mcp's authorization: never a token, only who it names.
+ *
+ * @example
+ * ```ts
+ * const onBehalfOf: Middleware = (request, next, { caller }) => {
+ *   if (caller?.subject) request.headers.set('x-on-behalf-of', caller.subject);
+ *   return next(request);
+ * };
+ * ```
+ */
+export interface Caller {
+  /** The token's subject (`sub`): the user or service it was issued to, when it names one. */
+  readonly subject: string | undefined;
+  /** The OAuth client the token was issued to (`client_id`). */
+  readonly clientId: string;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
 }
 
 /**

@@ -20,7 +20,7 @@ import { type ClientWait, holdCall, holdRetry, logHeld } from './client-wait.js'
 import { bearerCredential, type Credential } from './credential.js';
 import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
-import type { Middleware } from './middleware.js';
+import type { Caller, Middleware } from './middleware.js';
 import {
   type bodyRequestOptionsSchema,
   type RequestOptions,
@@ -57,6 +57,8 @@ export interface TransportConfig {
   readonly retryBudget: RetryBudget | undefined;
   /** The wait a 429 or 503 asked of the client family; shared like the budget. */
   readonly clientWait: ClientWait;
+  /** Who the calls are made for (agentchat/mcp's verified caller); absent for the client's own. */
+  readonly caller?: Caller | undefined;
 }
 
 /** Sends calls for one client. Holds the key, so it keeps its config in a private field. */
@@ -66,7 +68,7 @@ export class Transport {
   /** True when the client's own headers name a Content-Type, which a JSON body must override. */
   readonly #clientSetsContentType: boolean;
 
-  /** `ky`, when given, is another transport's instance, to share (see {@link withApiKey}). */
+  /** `ky`, when given, is another transport's instance, to share (see {@link forRequest}). */
   constructor(config: TransportConfig, ky?: KyInstance) {
     this.#config = config;
     this.#clientSetsContentType = 'content-type' in lowerCased(config.headers);
@@ -74,12 +76,14 @@ export class Transport {
   }
 
   /**
-   * A transport like this one but authorised by a fixed `apiKey`, sharing this one's ky instance,
-   * so that making one costs no ky setup: an MCP server over HTTP makes one per request, with the
-   * key its caller sent. The attempt reads each call's credential from the call, so it serves both.
+   * A transport like this one but authorised by a fixed `apiKey` (or this one's credential, without
+   * one) and calling for `caller`, sharing this one's ky instance, so that making one costs no ky
+   * setup: an MCP server over HTTP makes one per request. The attempt reads each call's credential
+   * and caller from the call, so one ky instance serves them all.
    */
-  withApiKey(apiKey: string): Transport {
-    return new Transport({ ...this.#config, credential: bearerCredential(apiKey) }, this.#ky);
+  forRequest(apiKey: string | undefined, caller?: Caller): Transport {
+    const credential = apiKey === undefined ? this.#config.credential : bearerCredential(apiKey);
+    return new Transport({ ...this.#config, credential, caller }, this.#ky);
   }
 
   /** Starts a call and returns its promise at once; bad input rejects it, never throws. */
@@ -199,6 +203,7 @@ export class Transport {
           : this.#config.middleware,
         retryBudget: this.#config.retryBudget,
         clientWait: this.#config.clientWait,
+        caller: this.#config.caller,
       },
     );
     const kyOptions: CallOptions = { method, call };

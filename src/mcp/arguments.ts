@@ -15,6 +15,14 @@ Options:
   --host <address>          address for --http to bind (default 127.0.0.1)
   --allowed-origin <origin> a browser origin allowed besides loopback ones; repeat for more
   --allow-remote            bind a non-loopback --host, with a service key of the server's own
+  --authorization-server <issuer>
+                            be an OAuth 2.1 protected resource: accept access tokens of this
+                            authorization server (scopes agentchat:read, agentchat:write) and call
+                            the service with the server's own credential
+  --resource <URL>          with --authorization-server, the URL callers reach /mcp at, which
+                            tokens must be issued for (default the URL served; needed off loopback)
+  --introspection           with --authorization-server, also accept opaque tokens, checked by
+                            introspection as AGENTCHAT_INTROSPECTION_CLIENT_ID and _SECRET
   --tools <a,b>             serve only these tools
   --read-only               serve only the tools that change nothing (get_project)
   -h, --help                show this help
@@ -29,7 +37,10 @@ Environment:
                             AGENTCHAT_SCOPE, AGENTCHAT_AUDIENCE, AGENTCHAT_RESOURCE,
                             AGENTCHAT_AUTH_METHOD, AGENTCHAT_KEY_ID, AGENTCHAT_KEY_ALGORITHM,
                             AGENTCHAT_CERTIFICATE_THUMBPRINT
-                            (with --http and no key of its own, each caller's key is used)
+                            (with --http and no key of its own, each caller's key is used;
+                            --authorization-server needs one)
+  AGENTCHAT_INTROSPECTION_CLIENT_ID, AGENTCHAT_INTROSPECTION_CLIENT_SECRET
+                            the client --introspection introspects tokens as
   AGENTCHAT_LOG             the client's log level on standard error (error, warn, info, debug)`;
 
 /** What `agentchat-mcp` was asked to do, from its command line. */
@@ -48,6 +59,18 @@ export interface BinArguments {
   readonly allowRemote: boolean;
   /** `--tools a,b` and `--read-only`. */
   readonly scope: McpToolScope;
+  /** `--authorization-server`, `--resource` and `--introspection`: an OAuth protected resource. */
+  readonly authorization: BinAuthorization | undefined;
+}
+
+/** The OAuth protected resource `agentchat-mcp --http` is asked to be. */
+export interface BinAuthorization {
+  /** `--authorization-server`: the issuer whose access tokens are accepted. */
+  readonly issuer: string;
+  /** `--resource`: the public URL of /mcp, when given. */
+  readonly resource: string | undefined;
+  /** `--introspection`: opaque tokens are introspected. */
+  readonly introspection: boolean;
 }
 
 const options = {
@@ -58,12 +81,23 @@ const options = {
   'allow-remote': { type: 'boolean' },
   tools: { type: 'string' },
   'read-only': { type: 'boolean' },
+  'authorization-server': { type: 'string' },
+  resource: { type: 'string' },
+  introspection: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
 
 /** Options that only mean something with `--http`. */
-const HTTP_ONLY = ['port', 'host', 'allowed-origin', 'allow-remote'] as const;
+const HTTP_ONLY = [
+  'port',
+  'host',
+  'allowed-origin',
+  'allow-remote',
+  'authorization-server',
+  'resource',
+  'introspection',
+] as const;
 
 /**
  * Reads the bin's command line (without the node and script paths).
@@ -87,6 +121,17 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
       throw new AgentChatError(`--${stray[0]} is for the HTTP server: add --http.`);
     }
   }
+  const issuer = values['authorization-server'];
+  if (issuer === undefined) {
+    const stray = (['resource', 'introspection'] as const).find(
+      (name) => values[name] !== undefined,
+    );
+    if (stray !== undefined) {
+      throw new AgentChatError(
+        `--${stray} is for an OAuth protected resource: add --authorization-server.`,
+      );
+    }
+  }
   return {
     action,
     face,
@@ -104,6 +149,14 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
           .filter((name) => name !== '') as ToolName[],
       }),
     },
+    authorization:
+      issuer === undefined
+        ? undefined
+        : {
+            issuer,
+            resource: values.resource,
+            introspection: values.introspection ?? false,
+          },
   };
 }
 

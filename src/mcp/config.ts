@@ -7,6 +7,7 @@ import {
   clientCredentials,
   type PrivateJwk,
 } from '../index.js';
+import type { IntrospectionCredentials } from './token-verifier.js';
 
 /** The environment the bin reads: `process.env`, or a record of the same shape in tests. */
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -162,6 +163,29 @@ function unreadable(variable: string, path: string, error: unknown): AgentChatEr
 export function hasOwnCredentials(env: Environment): boolean {
   const read = reader(env);
   return ['AGENTCHAT_API_KEY', ...OAUTH_VARIABLES].some((name) => read(name) !== undefined);
+}
+
+/**
+ * The credentials `--introspection` introspects tokens with: `AGENTCHAT_INTROSPECTION_CLIENT_ID`
+ * and `AGENTCHAT_INTROSPECTION_CLIENT_SECRET`.
+ *
+ * @throws {@link AgentChatError} naming whichever is not set.
+ */
+export function introspectionFromEnv(env: Environment): IntrospectionCredentials {
+  const read = reader(env);
+  const clientId = read('AGENTCHAT_INTROSPECTION_CLIENT_ID');
+  const clientSecret = read('AGENTCHAT_INTROSPECTION_CLIENT_SECRET');
+  if (clientId === undefined || clientSecret === undefined) {
+    const missing = [
+      ...(clientId === undefined ? ['AGENTCHAT_INTROSPECTION_CLIENT_ID'] : []),
+      ...(clientSecret === undefined ? ['AGENTCHAT_INTROSPECTION_CLIENT_SECRET'] : []),
+    ];
+    throw new AgentChatError(
+      `--introspection needs the client it introspects tokens as: ${listed(missing)} ` +
+        `${missing.length === 1 ? 'is' : 'are'} not set.`,
+    );
+  }
+  return { clientId, clientSecret };
 }
 
 /**

@@ -7,10 +7,13 @@ import {
   OAuthErrorCode,
   originValidationResponse,
 } from '@modelcontextprotocol/server';
-import type { withApiKey as withApiKeyMethod } from '../client.js';
-import { AgentChatError, Client, type ClientOptions } from '../index.js';
-import { type McpToolScope, toolsInScope } from './scope.js';
+import type { forRequest as forRequestMethod } from '../client.js';
+import { AgentChatError, type Caller, Client, type ClientOptions, type Logger } from '../index.js';
+import { closest } from '../internal/closest.js';
+import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
+import { type McpToolScope, toolsForToken, toolsInScope } from './scope.js';
 import { isClientLike, serverWithTools } from './server.js';
+import type { IntrospectionCredentials } from './token-verifier.js';
 import type { Operations } from './tools.js';
 
 /**
@@ -60,6 +63,41 @@ export interface McpHttpHandlerOptions extends McpToolScope {
    * @default none: any `Host`
    */
   allowedHosts?: readonly string[];
+  /**
+   * The issuer URL of an OAuth 2.1 authorization server (Entra ID, Okta, Auth0, Keycloak...).
+   * With it, `/mcp` is an OAuth protected resource, as the MCP authorization spec asks: RFC 9728
+   * metadata at `/.well-known/oauth-protected-resource/mcp` (and the root form), a 401 pointing
+   * at it without a valid token, the tokens its key set signs (or, with `introspection`, it
+   * vouches for) let in, and each tool call allowed by the token's scopes: `agentchat:read` for
+   * `get_project`, `agentchat:write` for `create_project` and `send_message`. Needs `client`: the
+   * service is called with the server's own credential, never with the token a caller sent.
+   *
+   * @default none: no authorization (pass-through, or the key of `client` for every request)
+   */
+  authorizationServer?: string;
+  /**
+   * The endpoint's canonical URL as callers reach it, such as `https://mcp.example.com/mcp`
+   * (behind a proxy, the public one): tokens must be issued for it (their `aud`). Required with
+   * `authorizationServer`: taken from a request's `Host`, a caller could choose it.
+   *
+   * @default none: required with `authorizationServer`
+   */
+  resource?: string;
+  /**
+   * Check opaque access tokens by RFC 7662 introspection at the authorization server's
+   * `introspection_endpoint`, as this client (each answer kept until the token expires). JWT
+   * access tokens are still verified by signature.
+   *
+   * @default none: JWT access tokens only
+   */
+  introspection?: IntrospectionCredentials;
+  /**
+   * Where, with `authorizationServer`, each tool call is logged at `info` with who made it (the
+   * token's subject and client id, never the token), and an unreachable issuer at `warn`.
+   *
+   * @default none: nothing is logged
+   */
+  logger?: Logger;
 }
 
 /**
@@ -93,10 +131,15 @@ export interface McpHttpHandler {
  * and the HTTP machinery of one client made here, so it costs no setup. A browser request from an
  * origin not allowed gets 403.
  *
+ * With `authorizationServer`, `/mcp` is an OAuth 2.1 protected resource (the MCP authorization
+ * spec): callers send access tokens of that issuer, verified here, and the tools call the service
+ * with `client`'s own credential, its middleware told who called (`context.caller`).
+ *
  * Needs the optional peer dependency `@modelcontextprotocol/server` (2.4 or later).
  *
  * @throws {@link agentchat!AgentChatError} when both `client` and `clientOptions` are given, an
- * option is invalid, or the tool scope names an unknown tool.
+ * option is unknown (naming the one probably meant) or invalid, the tool scope names an unknown
+ * tool, or `authorizationServer` comes without `client` or `resource`.
  * @example
  * ```ts
  * // A Cloudflare Worker: each caller brings its own service key.
@@ -105,9 +148,40 @@ export interface McpHttpHandler {
  * const handler = createMcpHttpHandler({ clientOptions: { baseUrl: 'https://host/api' } });
  * export default { fetch: (request: Request) => handler.fetch(request) };
  * ```
+ * @example
+ * ```ts
+ * // An OAuth protected resource for Claude and ChatGPT connectors: the server's own key.
+ * import { Client } from 'agentchat';
+ * import { createMcpHttpHandler } from 'agentchat/mcp';
+ *
+ * const handler = createMcpHttpHandler({
+ *   client: new Client({ baseUrl: 'https://host/api' }),
+ *   authorizationServer: 'https://login.example.com',
+ *   resource: 'https://mcp.example.com/mcp',
+ * });
+ * ```
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHttpHandler {
+  checkOptionNames(options);
   const { client, clientOptions, allowedOrigins = [], allowedHosts } = options;
+  if (options.authorizationServer !== undefined) {
+    if (clientOptions !== undefined || client === undefined) {
+      throw new AgentChatError(
+        'createMcpHttpHandler with authorizationServer needs client, a Client with the ' +
+          "server's own credential (an API key, or clientCredentials), and takes no " +
+          'clientOptions: the tokens callers send are for this server, and are never passed on ' +
+          'to the service.',
+      );
+    }
+  } else {
+    for (const name of ['resource', 'introspection'] as const) {
+      if (options[name] !== undefined) {
+        throw new AgentChatError(
+          `createMcpHttpHandler: ${name} is for an OAuth protected resource: add authorizationServer.`,
+        );
+      }
+    }
+  }
   if (client !== undefined && clientOptions !== undefined) {
     throw new AgentChatError(
       'createMcpHttpHandler takes client (a key of its own) or clientOptions (pass-through), not both.',
@@ -131,12 +205,20 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     });
   const operationsFor = (token: string | undefined): Operations =>
     client !== undefined || token === undefined ? shared : withApiKey(shared, token);
-  const mcp = createMcpHandler(({ authInfo }) =>
-    serverWithTools(operationsFor(authInfo?.token), tools),
-  );
+  const gate = authorizationGate(options, tools);
+  const mcp = createMcpHandler(({ authInfo }) => {
+    if (gate === undefined) return serverWithTools(operationsFor(authInfo?.token), tools);
+    // Behind the gate: the server's own credential, the verified caller told to its middleware,
+    // and only the tools the token's scopes allow (none without a verified caller).
+    return authInfo === undefined
+      ? serverWithTools(shared, [])
+      : serverWithTools(forCaller(shared, callerOf(authInfo)), toolsForToken(tools, authInfo));
+  });
 
   const fetch = async (request: Request): Promise<Response> => {
     const { pathname } = new URL(request.url);
+    const metadata = gate?.metadataResponse(request, pathname);
+    if (metadata) return metadata;
     if (pathname === '/health') {
       return request.method === 'GET' || request.method === 'HEAD'
         ? Response.json({ status: 'ok' })
@@ -147,6 +229,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
       (hosts && hostHeaderValidationResponse(request, hosts)) ??
       originValidationResponse(request, origins);
     if (refused) return refused;
+    if (gate !== undefined) {
+      const authorized = await gate.authorize(request);
+      if (authorized instanceof Response) return authorized;
+      return mcp.fetch(authorized.request, { authInfo: authorized.authInfo });
+    }
     if (client !== undefined) return mcp.fetch(request);
     const token = bearerToken(request.headers.get('authorization'));
     if (token === undefined) {
@@ -159,7 +246,112 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     }
     return mcp.fetch(request, { authInfo: { token, clientId: 'agentchat-mcp', scopes: [] } });
   };
-  return { fetch, close: () => mcp.close() };
+  const handler: McpHttpHandler = { fetch, close: () => mcp.close() };
+  if (gate !== undefined) {
+    // For the tests of the verified-token cache's bound only; not part of the API.
+    Object.defineProperty(handler, Symbol.for('agentchat.mcp.verifiedTokens'), {
+      get: () => gate.verifier.cacheSize,
+    });
+  }
+  return handler;
+}
+
+/** The options createMcpHttpHandler knows, to name the one meant for a misspelt one. */
+const OPTION_NAMES = [
+  'client',
+  'clientOptions',
+  'allowedOrigins',
+  'allowedHosts',
+  'authorizationServer',
+  'resource',
+  'introspection',
+  'logger',
+  'tools',
+  'readOnly',
+];
+
+function checkOptionNames(options: object): void {
+  for (const name of Object.keys(options)) {
+    if (OPTION_NAMES.includes(name)) continue;
+    const meant = closest(name, OPTION_NAMES);
+    throw new AgentChatError(
+      `createMcpHttpHandler: unknown option ${JSON.stringify(name)}` +
+        `${meant ? `; did you mean ${meant}?` : ''} (the options are ${OPTION_NAMES.join(', ')}).`,
+    );
+  }
+}
+
+/** The gate of an OAuth protected resource, when `authorizationServer` asks for one. */
+function authorizationGate(
+  options: McpHttpHandlerOptions,
+  tools: Parameters<typeof createAuthorizationGate>[0]['tools'],
+): AuthorizationGate | undefined {
+  const { authorizationServer: issuer, resource, introspection, logger } = options;
+  if (issuer === undefined) return undefined;
+  httpUrl(issuer, 'authorizationServer', 'https://auth.example.com');
+  if (resource === undefined) {
+    throw new AgentChatError(
+      'createMcpHttpHandler with authorizationServer needs resource, the URL callers reach /mcp ' +
+        'at (such as https://mcp.example.com/mcp): tokens must be issued for it.',
+    );
+  }
+  const resourceUrl = httpUrl(resource, 'resource', 'https://mcp.example.com/mcp');
+  if (resourceUrl.hash !== '' || resourceUrl.search !== '') {
+    throw new AgentChatError(
+      `Invalid resource ${JSON.stringify(resource)}: a resource URL has no query or fragment (RFC 8707).`,
+    );
+  }
+  if (
+    introspection !== undefined &&
+    !(isNonEmptyString(introspection?.clientId) && isNonEmptyString(introspection?.clientSecret))
+  ) {
+    throw new AgentChatError(
+      'createMcpHttpHandler: introspection needs { clientId, clientSecret }, the credentials the ' +
+        'server introspects tokens with.',
+    );
+  }
+  try {
+    return createAuthorizationGate({
+      // As given: the metadata's `issuer` and each token's `iss` must be this very string.
+      issuer,
+      resource: resourceUrl,
+      introspection,
+      logger,
+      tools,
+    });
+  } catch (error) {
+    // The SDK refuses an issuer that is not https outside loopback.
+    throw new AgentChatError(
+      `Invalid authorizationServer ${JSON.stringify(issuer)}: ${(error as Error).message}.`,
+      { cause: error },
+    );
+  }
+}
+
+function httpUrl(value: unknown, name: string, example: string): URL {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {}
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new AgentChatError(
+      `Invalid ${name} ${JSON.stringify(value)}: expected an absolute https URL, such as ${example}.`,
+    );
+  }
+  return url;
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
+/**
+ * The operations of `client` with its own credential, for `caller`, whom its middleware is told
+ * of (see {@link withApiKey} for the registered symbol).
+ */
+function forCaller(client: Client, caller: Caller): Operations {
+  const method: typeof forRequestMethod = Symbol.for('agentchat.forRequest') as never;
+  return client[method](undefined, caller);
 }
 
 /** The token of `Authorization: Bearer <token>`, or `undefined` when there is none. */
@@ -185,6 +377,6 @@ function originHostname(origin: string): string {
  * the method `Client` keys by this registered symbol to keep it off the public surface.
  */
 function withApiKey(client: Client, apiKey: string): Operations {
-  const method: typeof withApiKeyMethod = Symbol.for('agentchat.withApiKey') as never;
+  const method: typeof forRequestMethod = Symbol.for('agentchat.forRequest') as never;
   return client[method](apiKey);
 }

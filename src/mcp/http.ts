@@ -14,6 +14,7 @@ import {
   clientOptionsFromEnv,
   type Environment,
   hasOwnCredentials,
+  introspectionFromEnv,
 } from './config.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler.js';
 import { malformedRequestGuard } from './malformed-request.js';
@@ -26,8 +27,9 @@ const SHUTDOWN_GRACE_MS = 5_000;
  * or none, and then each request's. Resolves once the server listens, having printed its URL on
  * standard error; SIGTERM and SIGINT stop it.
  *
- * @throws {@link AgentChatError} for a bad setting, or a non-loopback host with a key of the
- * server's own and no `--allow-remote`.
+ * @throws {@link AgentChatError} for a bad setting, a non-loopback host with a key of the
+ * server's own and no `--allow-remote`, or `--authorization-server` without a credential of the
+ * server's own.
  */
 export async function serveOnHttp(
   args: BinArguments,
@@ -42,7 +44,35 @@ export async function serveOnHttp(
     ...(loopback && { allowedHosts: localhostAllowedHostnames() }),
   };
   let options: McpHttpHandlerOptions;
-  if (hasOwnCredentials(env)) {
+  const { authorization } = args;
+  if (authorization !== undefined) {
+    if (!hasOwnCredentials(env)) {
+      throw new AgentChatError(
+        "--authorization-server needs a credential of the server's own to call the service " +
+          "with (callers' tokens are never passed on): set AGENTCHAT_API_KEY, or the OAuth 2.0 " +
+          'client credentials settings (AGENTCHAT_CLIENT_ID with AGENTCHAT_CLIENT_SECRET, and ' +
+          'AGENTCHAT_TOKEN_URL or AGENTCHAT_ISSUER).',
+      );
+    }
+    if (authorization.resource === undefined && !loopback) {
+      throw new AgentChatError(
+        `--host ${args.host} with --authorization-server needs --resource, the URL callers ` +
+          'reach /mcp at (such as https://mcp.example.com/mcp): tokens must be issued for it.',
+      );
+    }
+    // Tokens are verified, so a non-loopback host needs no --allow-remote here. A loopback one
+    // behind a proxy on this machine is reached under the public name of --resource too.
+    const publicHost = authorization.resource && URL.parse(authorization.resource)?.hostname;
+    options = {
+      ...shared,
+      ...(shared.allowedHosts &&
+        publicHost && { allowedHosts: [...shared.allowedHosts, publicHost] }),
+      client: new Client({ ...clientOptionsFromEnv(env), logger }),
+      authorizationServer: authorization.issuer,
+      ...(authorization.introspection && { introspection: introspectionFromEnv(env) }),
+      logger: levelled(logger, env.AGENTCHAT_LOG),
+    };
+  } else if (hasOwnCredentials(env)) {
     if (!loopback && !args.allowRemote) {
       throw new AgentChatError(
         `--host ${args.host} would let anyone who reaches it call the service with this server's ` +
@@ -54,10 +84,17 @@ export async function serveOnHttp(
   } else {
     options = { ...shared, clientOptions: { baseUrl: baseUrlFromEnv(env), logger } };
   }
-  const handler = createMcpHttpHandler(options);
-  const serve = toNodeHandler(handler, {
-    onerror: (error) => process.stderr.write(`agentchat-mcp: ${error.message}\n`),
-  });
+  // With --authorization-server and no --resource, the resource is the URL served, known once
+  // listening (--port 0); every setting is checked before, by a handler for the port asked.
+  const handlerFor = (port: number) =>
+    createMcpHttpHandler({
+      ...options,
+      ...(authorization && {
+        resource: authorization.resource ?? `http://${urlHost(args.host)}:${port}/mcp`,
+      }),
+    });
+  let handler = handlerFor(args.port);
+  let serve = nodeHandler(handler);
   // In front of the conversion, whose error path (a 500 and a log line) is for our own faults.
   const refuseMalformed = malformedRequestGuard((line) => process.stderr.write(line));
   let stopping = false;
@@ -76,10 +113,19 @@ export async function serveOnHttp(
   });
   server.on('error', (error) => process.stderr.write(`agentchat-mcp: ${error.message}\n`));
   const { port } = server.address() as AddressInfo;
-  const host = args.host.includes(':') ? `[${args.host}]` : args.host;
-  const credentials = options.client
-    ? "with this server's own key"
-    : "with each caller's key (Authorization: Bearer <service key>)";
+  const host = urlHost(args.host);
+  if (authorization && authorization.resource === undefined && port !== args.port) {
+    // Swapped before any request can be read: no I/O event runs until this function awaits.
+    const checked = handler;
+    handler = handlerFor(port);
+    serve = nodeHandler(handler);
+    void checked.close();
+  }
+  const credentials = authorization
+    ? `for access tokens of ${authorization.issuer}, calling the service with this server's own credential`
+    : options.client
+      ? "with this server's own key"
+      : "with each caller's key (Authorization: Bearer <service key>)";
   const stop = () => {
     stopping = true;
     process.off('SIGTERM', stop);
@@ -102,6 +148,33 @@ export async function serveOnHttp(
   // Last: a supervisor may stop the server as soon as it reads this line, and a signal must then
   // find the handlers above, not Node's default, which would exit at once.
   process.stderr.write(`agentchat-mcp: serving MCP at http://${host}:${port}/mcp ${credentials}\n`);
+}
+
+/** The handler as a node:http listener; its own faults are one line on standard error. */
+function nodeHandler(handler: ReturnType<typeof createMcpHttpHandler>) {
+  return toNodeHandler(handler, {
+    onerror: (error) => process.stderr.write(`agentchat-mcp: ${error.message}\n`),
+  });
+}
+
+/** A host as a URL holds it: an IPv6 address in brackets. */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * `logger` with the lines below `AGENTCHAT_LOG` (default `warn`) dropped, for the authorization
+ * gate's lines, as the client's are: its `info` line per tool call shows with `info` or `debug`.
+ */
+function levelled(logger: Logger, level: string | undefined): Logger {
+  const shows = (wanted: string) =>
+    ['info', 'debug'].includes(level ?? '') && (wanted === 'info' || level === 'debug');
+  return {
+    error: logger.error,
+    warn: logger.warn,
+    info: shows('info') ? logger.info : () => {},
+    debug: shows('debug') ? logger.debug : () => {},
+  };
 }
 
 /** True for an address only this machine reaches. */

@@ -26,3 +26,4 @@ export {
 } from './http-handler.js';
 export type { McpToolScope, ToolName } from './scope.js';
 export { createMcpServer, type McpServerOptions } from './server.js';
+export type { IntrospectionCredentials } from './token-verifier.js';

@@ -1,3 +1,4 @@
+import { type AuthInfo, type JSONRPCRequest, requireScopes } from '@modelcontextprotocol/server';
 import { AgentChatError } from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AgentChatTool, createProject, getProject, sendMessage } from './tools.js';
@@ -88,4 +89,52 @@ export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, a
     );
   }
   return chosen.filter((tool) => tool.annotations.readOnlyHint === true);
+}
+
+/**
+ * The OAuth scope each tool needs when the server is an OAuth protected resource: reading and
+ * writing, so that an identity provider grants a read-only agent no more than `get_project`.
+ */
+export const TOOL_SCOPES: Readonly<Record<ToolName, string>> = {
+  create_project: 'agentchat:write',
+  get_project: 'agentchat:read',
+  send_message: 'agentchat:write',
+};
+
+/** Every scope a token may carry for this server, for its protected resource metadata. */
+export const SCOPES_SUPPORTED: readonly string[] = ['agentchat:read', 'agentchat:write'];
+
+/**
+ * The tools of `tools` a token's scopes allow: what `tools/list` shows its bearer, and all it
+ * may call.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see allTools
+export function toolsForToken<Tool extends AgentChatTool<any, any>>(
+  tools: readonly Tool[],
+  authInfo: Pick<AuthInfo, 'scopes'>,
+): readonly Tool[] {
+  return tools.filter((tool) => authInfo.scopes.includes(TOOL_SCOPES[tool.name as ToolName]));
+}
+
+/**
+ * The scope the first `tools/call` in a JSON-RPC body (a batch is read whole) needs and the token
+ * lacks, by the SDK's own `requireScopes`, or `undefined` when every call it makes is allowed. A
+ * call of a tool the server does not offer is left to the server, which answers it as unknown.
+ */
+export async function missingScope(
+  body: unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: see allTools
+  tools: readonly AgentChatTool<any, any>[],
+  authInfo: AuthInfo,
+): Promise<{ readonly tool: string; readonly scope: string } | undefined> {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if ((message as { method?: unknown } | null)?.method !== 'tools/call') continue;
+    const name = (message as { params?: { name?: unknown } }).params?.name;
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (tool === undefined) continue;
+    const needed = TOOL_SCOPES[tool.name as ToolName];
+    const challenge = await requireScopes(needed)({ request: message as JSONRPCRequest, authInfo });
+    if (challenge !== undefined) return { tool: tool.name, scope: needed };
+  }
+  return undefined;
 }

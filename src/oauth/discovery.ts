@@ -5,14 +5,21 @@
  * document's `issuer` must be the one asked for (RFC 8414 section 3.3): a document naming another
  * is the mix-up attack, where one server's metadata sends a client's credentials to another.
  *
- * The client-credentials provider uses it for its token endpoint; a resource server verifying
- * tokens needs the same document for `jwks_uri` and `introspection_endpoint`.
+ * The client-credentials provider uses it for its token endpoint, through its transport;
+ * agentchat/mcp's token verifier uses it for `jwks_uri` and `introspection_endpoint`, through a
+ * client's `request` (see src/mcp/issuer-documents.ts), so that it needs no transport of its own.
  */
 import * as z from 'zod/mini';
 import type { Endpoint } from '../core/call.js';
 import { APIError, OAuthError } from '../core/errors/index.js';
 import { isRetryableStatus } from '../core/retry-policy.js';
 import type { Transport } from '../core/transport.js';
+
+/**
+ * What discovery sends its requests through: a transport, or anything that reads an endpoint the
+ * same way (rejecting with an {@link APIError} for a status other than 2xx).
+ */
+export type MetadataReader = Pick<Transport, 'request'>;
 
 /**
  * The part of an authorization server's metadata (RFC 8414 section 2) the SDK reads; the
@@ -79,7 +86,7 @@ export function metadataUrls(issuer: string): readonly string[] {
  */
 export async function discoverAuthorizationServer(
   issuer: string,
-  transport: Transport,
+  transport: MetadataReader,
 ): Promise<AuthorizationServerMetadata> {
   const urls = metadataUrls(issuer);
   const misses: string[] = [];
@@ -105,7 +112,7 @@ export async function discoverAuthorizationServer(
   }
   throw new OAuthError({
     status: 404,
-    problem: `no authorization server metadata for the issuer ${JSON.stringify(issuer)}: ${misses.join(', ')}; check the issuer, or give tokenUrl instead`,
+    problem: `no authorization server metadata for the issuer ${JSON.stringify(issuer)}: ${misses.join(', ')}; check the issuer (a client may give tokenUrl instead)`,
   });
 }
 
@@ -122,7 +129,7 @@ export async function discoverAuthorizationServer(
  */
 export function cachedDiscovery(
   issuer: string,
-  transport: Transport,
+  transport: MetadataReader,
 ): { get(): Promise<AuthorizationServerMetadata>; forget(): void } {
   let metadata: Promise<AuthorizationServerMetadata> | undefined;
   return {

@@ -235,7 +235,7 @@ describe('one bucket per client family', () => {
   it('is shared by the operations the MCP server makes per request with its caller’s key', async () => {
     down();
     const client = newClient({ retryBudget: { capacity: 10 } });
-    const withApiKey = Symbol.for('agentchat.withApiKey');
+    const withApiKey = Symbol.for('agentchat.forRequest');
     const perRequest = (
       client as unknown as Record<symbol, (key: string) => Pick<Client, 'projects'>>
     )[withApiKey]?.('sk_caller_1b2c3d4e5f') as Pick<Client, 'projects'>;

@@ -12,7 +12,7 @@ import { API_KEY, useMockService } from '../helpers/use-mock-service.js';
 const { mock, client } = useMockService();
 const OTHER_KEY = 'sk_caller_6e2b90d14a';
 /** The method agentchat/mcp calls, by the registered symbol it is keyed by. */
-const withApiKey = Symbol.for('agentchat.withApiKey');
+const withApiKey = Symbol.for('agentchat.forRequest');
 
 function operationsOf(base: Client, apiKey: string): Pick<Client, 'projects' | 'chat'> {
   return (base as unknown as Record<symbol, (key: string) => Pick<Client, 'projects' | 'chat'>>)[
@@ -105,7 +105,35 @@ describe("a client's operations with another key", () => {
   });
 
   it('are not part of the public API', () => {
-    expect(Object.keys(publicApi)).not.toContain('withApiKey');
-    expect(Object.keys(client())).not.toContain('withApiKey');
+    expect(Object.keys(publicApi)).not.toContain('forRequest');
+    expect(Object.keys(client())).not.toContain('forRequest');
+  });
+
+  it("tell middleware the caller, with the client's own key when none is given", async () => {
+    const seen: unknown[] = [];
+    const base = client({
+      middleware: [
+        (request, next, context) => {
+          seen.push(context.caller);
+          return next(request);
+        },
+      ],
+    });
+    const caller = { subject: 'user_7', clientId: 'ide-agent', scopes: ['agentchat:read'] };
+    const forCaller = (
+      base as unknown as Record<
+        symbol,
+        (key: undefined, who: typeof caller) => Pick<Client, 'projects' | 'chat'>
+      >
+    )[withApiKey]?.(undefined, caller) as Pick<Client, 'projects' | 'chat'>;
+
+    const { id } = await forCaller.projects.create({ name: 'For a caller', agentId: 'agent_1' });
+    await base.projects.get(id);
+
+    expect(seen).toEqual([caller, undefined]);
+    expect(mock.requests.map((request) => request.headers.authorization)).toEqual([
+      `Bearer ${API_KEY}`,
+      `Bearer ${API_KEY}`,
+    ]);
   });
 });

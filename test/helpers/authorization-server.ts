@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
-import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type ClientMetadata, errors, type KoaContextWithOIDC } from 'oidc-provider';
 
 /** One token request, as it reached the server. */
 export interface TokenRequestRecord {
@@ -50,8 +50,34 @@ export interface AuthorizationServer {
   readonly requests: readonly TokenRequestRecord[];
   /** Every request path so far, discovery included. */
   readonly paths: readonly string[];
+  /** The `kid` of the key it signs access tokens with. */
+  readonly signingKeyId: string;
+  /**
+   * Lets clients ask for tokens for an MCP server at `url` (such as `http://127.0.0.1:8787/mcp`):
+   * RFC 9068 JWTs, `aud` = `url`, with the `agentchat:*` scopes asked for.
+   */
+  addMcpResource(url: string): void;
+  /**
+   * Clients of MCP servers, by the scopes they may get: `reader` (`agentchat:read`), `writer`
+   * (both), `opaque` (both, as opaque tokens to be introspected), and `introspector`, the MCP
+   * server's own credentials for introspection.
+   */
+  readonly mcpClients: Readonly<
+    Record<'reader' | 'writer' | 'opaque' | 'introspector', SecretClient>
+  >;
+  /** A client-credentials token of `client` for `resource`, asking for `scope` (all it may get). */
+  issueToken(client: SecretClient, resource: string, scope?: string): Promise<string>;
   close(): Promise<void>;
 }
+
+/** A client authenticating with a secret. */
+export interface SecretClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+/** The scopes of agentchat-mcp's tools. */
+export const mcpScopes = 'agentchat:read agentchat:write';
 
 /** The scope the clients may ask for. */
 export const serverScope = 'projects chat';
@@ -84,8 +110,30 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
   const secretClient = { clientId: 'secret-client', clientSecret: 'se:cr+et/va=lue%20' };
   const keyClient = { clientId: 'key-client', key: clientKey, keyId };
 
+  const mcpResources = new Set<string>();
+  const mcpClients = {
+    reader: { clientId: 'mcp-reader', clientSecret: 'reader-secret' },
+    writer: { clientId: 'mcp-writer', clientSecret: 'writer-secret' },
+    opaque: { clientId: 'mcp-opaque', clientSecret: 'opaque-secret' },
+    introspector: { clientId: 'mcp-introspector', clientSecret: 'introspector-secret' },
+  };
+  const mcpClient = (client: SecretClient, scope: string): ClientMetadata => ({
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+    grant_types: ['client_credentials'],
+    redirect_uris: [],
+    response_types: [],
+    scope,
+    id_token_signed_response_alg: 'ES256',
+    token_endpoint_auth_method: 'client_secret_basic',
+  });
+
   const provider = new Provider(issuer, {
     clients: [
+      mcpClient(mcpClients.reader, 'agentchat:read'),
+      mcpClient(mcpClients.writer, mcpScopes),
+      mcpClient(mcpClients.opaque, mcpScopes),
+      mcpClient(mcpClients.introspector, mcpScopes),
       {
         client_id: secretClient.clientId,
         client_secret: secretClient.clientSecret,
@@ -109,7 +157,7 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
       },
     ],
     jwks: { keys: [{ ...(await exportJWK(signing.privateKey)), kid: 'server-1', alg: 'ES256' }] },
-    scopes: serverScope.split(' '),
+    scopes: [...serverScope.split(' '), ...mcpScopes.split(' ')],
     // Set, so that oidc-provider does not print a notice about its default at every token.
     ttl: { ClientCredentials: 600 },
     features: {
@@ -120,7 +168,16 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
         enabled: true,
         // Without a resource the token is opaque; with this one, a JWT whose aud is it.
         defaultResource: () => undefined,
-        getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+        getResourceServerInfo: (_ctx: unknown, indicator: string, client: { clientId: string }) => {
+          if (mcpResources.has(indicator)) {
+            return {
+              scope: mcpScopes,
+              audience: indicator,
+              accessTokenFormat: client.clientId === mcpClients.opaque.clientId ? 'opaque' : 'jwt',
+              accessTokenTTL: 300,
+              jwt: { sign: { alg: 'ES256' } },
+            };
+          }
           if (indicator !== resource) throw new errors.InvalidTarget();
           return {
             scope: serverScope,
@@ -153,6 +210,30 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
     keyClient,
     requests,
     paths,
+    signingKeyId: 'server-1',
+    addMcpResource: (url) => {
+      mcpResources.add(url);
+    },
+    mcpClients,
+    issueToken: async (client, forResource, scope = mcpScopes) => {
+      const response = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          resource: forResource,
+          scope,
+        }),
+      });
+      const body = (await response.json()) as { access_token?: string; error?: string };
+      if (body.access_token === undefined) {
+        throw new Error(`no token for ${client.clientId}: ${JSON.stringify(body)}`);
+      }
+      return body.access_token;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -48,6 +48,34 @@ describe('agentchat-mcp arguments', () => {
     });
   });
 
+  it('reads the OAuth protected resource options', () => {
+    expect(
+      parseBinArguments([
+        '--http',
+        '--authorization-server',
+        'https://auth.example.com',
+        '--resource',
+        'https://mcp.example.com/mcp',
+        '--introspection',
+      ]).authorization,
+    ).toEqual({
+      issuer: 'https://auth.example.com',
+      resource: 'https://mcp.example.com/mcp',
+      introspection: true,
+    });
+    expect(parseBinArguments(['--http']).authorization).toBeUndefined();
+    expect(refusal(['--http', '--resource', 'https://mcp.example.com/mcp'])).toBe(
+      '--resource is for an OAuth protected resource: add --authorization-server.',
+    );
+    expect(refusal(['--http', '--introspection'])).toMatch(/add --authorization-server/);
+    expect(refusal(['--authorization-server', 'https://auth.example.com'])).toBe(
+      '--authorization-server is for the HTTP server: add --http.',
+    );
+    expect(refusal(['--http', '--authorisation-server', 'https://a'])).toMatch(
+      /--authorization-server/,
+    );
+  });
+
   it('reads a tool scope for either face', () => {
     expect(parseBinArguments(['--tools', 'get_project, send_message']).scope).toEqual({
       readOnly: false,

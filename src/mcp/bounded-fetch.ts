@@ -1,0 +1,54 @@
+/**
+ * A `fetch` for what the token verifier asks of the authorization server (its key set, token
+ * introspection): a server on the internet, or one taken over, must not hold the verifier up, fill
+ * its memory or send it elsewhere. No redirect is followed (a 3xx is answered as it came, and the
+ * caller refuses anything but a 2xx), each exchange is bounded in time, and the body read is
+ * capped: past the cap the exchange fails, as a server down would.
+ */
+
+/** A key set or an introspection answer is a few KiB; 256 KiB is far past any real one. */
+export const MAX_DOCUMENT_BYTES = 262_144;
+
+/** How long one exchange with the authorization server may take, body included. */
+export const DOCUMENT_TIMEOUT_MS = 10_000;
+
+/** `fetch`'s signature, as jose's `customFetch` and the introspection call use it. */
+export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * `fetch` with no redirect followed, a timeout (joined to the caller's signal) and the body read
+ * whole up to {@link MAX_DOCUMENT_BYTES}, then handed back as a fresh `Response`.
+ *
+ * @throws a `TypeError` when the body is past the cap; the abort's reason when out of time.
+ */
+export async function boundedFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  const timeout = AbortSignal.timeout(DOCUMENT_TIMEOUT_MS);
+  const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+  const response = await fetch(url, { ...init, redirect: 'manual', signal });
+  const body = await readCapped(response, MAX_DOCUMENT_BYTES);
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+async function readCapped(response: Response, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > limit) {
+    await response.body?.cancel();
+    throw new TypeError(`the response is larger than ${limit} bytes`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body) {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > limit) throw new TypeError(`the response is larger than ${limit} bytes`);
+      chunks.push(chunk);
+    }
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}

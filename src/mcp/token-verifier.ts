@@ -1,0 +1,288 @@
+/**
+ * The access-token verifier of agentchat/mcp's authorization: the `OAuthTokenVerifier` the MCP
+ * SDK's bearer-auth helpers call. JWT access tokens (RFC 9068) are verified by jose against the
+ * issuer's key set; opaque ones, when introspection is on, by RFC 7662 introspection. Each valid
+ * token is kept until it expires in a bounded cache; invalid ones are not kept at all.
+ *
+ * A token found invalid is an `OAuthError` `invalid_token` (a 401 for the caller). The issuer, its
+ * key set or its introspection endpoint out of reach is `temporarily_unavailable` (a 503): a host
+ * told 401 would throw its user's login away for an outage that is not theirs.
+ */
+import {
+  type AuthInfo,
+  OAuthError,
+  OAuthErrorCode,
+  type OAuthTokenVerifier,
+} from '@modelcontextprotocol/server';
+import {
+  createRemoteJWKSet,
+  customFetch,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  jwtVerify,
+} from 'jose';
+import type { Logger } from '../index.js';
+import { boundedFetch, DOCUMENT_TIMEOUT_MS } from './bounded-fetch.js';
+import { issuerMetadata } from './issuer-documents.js';
+import {
+  tokenKey,
+  VERIFIED_TOKEN_CACHE_SIZE,
+  type VerifiedToken,
+  VerifiedTokenCache,
+} from './verified-token-cache.js';
+
+/**
+ * The credentials agentchat/mcp introspects opaque access tokens with (RFC 7662), as a client of
+ * the authorization server allowed to introspect.
+ *
+ * @example
+ * ```ts
+ * import { createMcpHttpHandler, type IntrospectionCredentials } from 'agentchat/mcp';
+ *
+ * const introspection: IntrospectionCredentials = {
+ *   clientId: 'agentchat-mcp',
+ *   clientSecret: process.env.AGENTCHAT_INTROSPECTION_CLIENT_SECRET ?? '',
+ * };
+ * ```
+ */
+export interface IntrospectionCredentials {
+  /**
+   * The client id the server introspects as.
+   *
+   * @default none: required
+   */
+  readonly clientId: string;
+  /**
+   * Its secret, sent by HTTP Basic (`client_secret_basic`).
+   *
+   * @default none: required
+   */
+  readonly clientSecret: string;
+}
+
+/** What the verifier checks tokens against. */
+export interface TokenVerifierOptions {
+  /** The issuer identifier tokens must carry (`iss`), whose metadata names the keys. */
+  readonly issuer: string;
+  /** The resource tokens must be issued for (`aud`): the MCP endpoint's canonical URL. */
+  readonly resource: string;
+  /** Check opaque tokens by introspection with these credentials; without, only JWTs pass. */
+  readonly introspection?: IntrospectionCredentials | undefined;
+  /** Where an unreachable issuer is reported. */
+  readonly logger?: Logger | undefined;
+}
+
+/** The verifier, and what tests read of its cache. */
+export interface TokenVerifier extends OAuthTokenVerifier {
+  /** How many verified tokens are cached. */
+  readonly cacheSize: number;
+}
+
+/** Asymmetric signatures only: a shared-secret (HS*) token could be minted by anyone holding it. */
+const ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
+
+/** Clock skew allowed on `exp` and `nbf`, in seconds. */
+const CLOCK_TOLERANCE_S = 60;
+
+/** A longer token is no token of any real issuer; refused before any work is spent on it. */
+const MAX_TOKEN_LENGTH = 16_384;
+
+/** How long after a key-set fetch an unknown `kid` may fetch it again (jose's cooldown), in ms. */
+const KEY_SET_COOLDOWN_MS = 30_000;
+
+/** jose's errors that say the token is bad, not that the issuer failed. */
+const INVALID_TOKEN_CODES = new Set([
+  'ERR_JWT_EXPIRED',
+  'ERR_JWT_CLAIM_VALIDATION_FAILED',
+  'ERR_JWT_INVALID',
+  'ERR_JWS_INVALID',
+  'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+  'ERR_JOSE_ALG_NOT_ALLOWED',
+  'ERR_JOSE_NOT_SUPPORTED',
+  'ERR_JWKS_NO_MATCHING_KEY',
+  'ERR_JWKS_MULTIPLE_MATCHING_KEYS',
+]);
+
+/**
+ * Makes the verifier. Nothing is fetched until the first token: the issuer's metadata, then its
+ * key set, each kept (the key set fetched again, at most every 30 s, for a `kid` it lacks).
+ *
+ * @example
+ * ```ts
+ * const verifier = createTokenVerifier({
+ *   issuer: 'https://auth.example.com',
+ *   resource: 'https://mcp.example.com/mcp',
+ * });
+ * const authInfo = await verifier.verifyAccessToken(token);
+ * ```
+ */
+export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  const { issuer, resource, introspection, logger } = options;
+  const metadata = issuerMetadata(issuer, logger);
+  const cache = new VerifiedTokenCache(VERIFIED_TOKEN_CACHE_SIZE);
+  let keySet: JWTVerifyGetKey | undefined;
+
+  const unavailable = (what: string, error: unknown): OAuthError => {
+    const reason = error instanceof Error ? error.message : String(error);
+    logger?.warn(`agentchat-mcp: ${what} is out of reach (${reason}); answering 503`);
+    return new OAuthError(
+      OAuthErrorCode.TemporarilyUnavailable,
+      `The authorization server cannot be reached to verify the token (${what}); try again shortly.`,
+    );
+  };
+
+  const discovered = async () => {
+    try {
+      return await metadata.get();
+    } catch (error) {
+      throw unavailable(`the metadata of ${issuer}`, error);
+    }
+  };
+
+  const verifyJwt = async (token: string): Promise<VerifiedToken> => {
+    if (keySet === undefined) {
+      const { jwks_uri } = await discovered();
+      if (jwks_uri === undefined) {
+        throw unavailable(`the key set of ${issuer}`, new Error('its metadata has no jwks_uri'));
+      }
+      keySet ??= createRemoteJWKSet(new URL(jwks_uri), {
+        timeoutDuration: DOCUMENT_TIMEOUT_MS,
+        cooldownDuration: KEY_SET_COOLDOWN_MS,
+        [customFetch]: boundedFetch,
+      });
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keySet, {
+        issuer,
+        audience: resource,
+        algorithms: ALGORITHMS,
+        clockTolerance: CLOCK_TOLERANCE_S,
+        requiredClaims: ['exp'],
+      }));
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && INVALID_TOKEN_CODES.has(code)) {
+        throw new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          `The access token was refused: ${(error as Error).message}.`,
+        );
+      }
+      throw unavailable(`the key set of ${issuer}`, error);
+    }
+    return verifiedToken(payload, resource);
+  };
+
+  const introspect = async (
+    token: string,
+    credentials: IntrospectionCredentials,
+  ): Promise<VerifiedToken> => {
+    const { introspection_endpoint } = await discovered();
+    if (introspection_endpoint === undefined) {
+      throw unavailable(
+        `token introspection at ${issuer}`,
+        new Error('its metadata has no introspection_endpoint'),
+      );
+    }
+    let answer: Record<string, unknown>;
+    try {
+      const basic = `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`;
+      const response = await boundedFetch(introspection_endpoint, {
+        method: 'POST',
+        headers: {
+          accept: 'application/json',
+          authorization: `Basic ${btoa(basic)}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+      });
+      if (response.status !== 200) throw new Error(`status ${response.status}`);
+      answer = (await response.json()) as Record<string, unknown>;
+    } catch (error) {
+      throw unavailable(`token introspection at ${issuer}`, error);
+    }
+    const now = Date.now() / 1000;
+    const audience = [answer.aud].flat();
+    const refusal =
+      answer.active !== true
+        ? 'it is not active'
+        : typeof answer.exp !== 'number' || answer.exp + CLOCK_TOLERANCE_S <= now
+          ? 'it has expired'
+          : answer.iss !== undefined && answer.iss !== issuer
+            ? 'it was issued by another server'
+            : !audience.includes(resource)
+              ? 'it was not issued for this resource'
+              : undefined;
+    if (refusal !== undefined) {
+      throw new OAuthError(
+        OAuthErrorCode.InvalidToken,
+        `The access token was refused: ${refusal}.`,
+      );
+    }
+    return verifiedToken(answer as JWTPayload, resource);
+  };
+
+  return {
+    get cacheSize() {
+      return cache.size;
+    },
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      if (token.length > MAX_TOKEN_LENGTH) {
+        throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is too long.');
+      }
+      const key = await tokenKey(token);
+      const cached = cache.get(key, Date.now() / 1000);
+      if (cached) return { ...cached, token };
+      let verified: VerifiedToken;
+      if (isJwt(token)) verified = await verifyJwt(token);
+      else if (introspection) verified = await introspect(token, introspection);
+      else {
+        throw new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          'The access token is not a JWT, and this server does not introspect opaque tokens.',
+        );
+      }
+      cache.set(key, verified);
+      return { ...verified, token };
+    },
+  };
+}
+
+/** Three base64url parts: a JWS in compact form. Anything else is opaque. */
+function isJwt(token: string): boolean {
+  return /^[\w-]+\.[\w-]+\.[\w-]*$/.test(token);
+}
+
+/**
+ * What a verified token says, from its claims or its introspection answer: `client_id` (RFC 9068
+ * and 7662), else `azp` (Entra ID v2, Auth0) or `cid` (Okta); scopes from `scope` (a string), else
+ * `scp` (a string in Entra ID, a list in Okta).
+ */
+function verifiedToken(claims: JWTPayload, resource: string): VerifiedToken {
+  const clientId = [claims.client_id, claims.azp, claims.cid, claims.sub].find(
+    (value): value is string => typeof value === 'string',
+  );
+  const scope = claims.scope ?? claims.scp;
+  const scopes = (
+    Array.isArray(scope) ? scope : typeof scope === 'string' ? scope.split(' ') : []
+  ).filter((value): value is string => typeof value === 'string' && value !== '');
+  return {
+    clientId: clientId ?? 'unknown',
+    scopes,
+    expiresAt: claims.exp as number,
+    resource: new URL(resource),
+    extra: { subject: typeof claims.sub === 'string' ? claims.sub : undefined },
+  };
+}
