@@ -107,6 +107,9 @@ export async function serveOnHttp(
     // node:http types `method` as optional; a server's requests always have one.
     return serve(request as never, response);
   });
+  // Idle connections kept a minute, not Node's 5 s: a client reusing one just as a 5 s timeout
+  // closes it (more likely on a busy host) fails with ECONNRESET.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(args.port, args.host, resolve);

@@ -97,6 +97,8 @@ describe('agentchat-mcp --http with pass-through keys', { timeout: 30_000 }, () 
     const health = await fetch(new URL('/health', first.url));
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
+    // Idle connections kept a minute: fetch lets go of them well before the server does.
+    expect(health.headers.get('keep-alive')).toBe('timeout=60');
   });
 
   it("runs the three tools with the caller's key, which reaches the service", async () => {
