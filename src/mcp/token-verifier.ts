@@ -22,6 +22,7 @@ import {
   jwtVerify,
 } from 'jose';
 import type { Logger } from '../index.js';
+import { signingAlgorithms } from '../oauth/signing-algorithms.js';
 import { boundedFetch, DOCUMENT_TIMEOUT_MS } from './bounded-fetch.js';
 import { issuerMetadata } from './issuer-documents.js';
 import {
@@ -78,20 +79,11 @@ export interface TokenVerifier extends OAuthTokenVerifier {
   readonly cacheSize: number;
 }
 
-/** Asymmetric signatures only: a shared-secret (HS*) token could be minted by anyone holding it. */
-const ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-];
+/**
+ * Asymmetric signatures only: a shared-secret (HS*) token could be minted by anyone holding it.
+ * `Ed25519` is the newer name (RFC 9864) some issuers give what `EdDSA` names.
+ */
+const ALGORITHMS = [...signingAlgorithms, 'Ed25519'];
 
 /** Clock skew allowed on `exp` and `nbf`, in seconds. */
 const CLOCK_TOLERANCE_S = 60;

@@ -14,40 +14,9 @@ import { loadSigning } from './load-signing.js';
 /** The `client_assertion_type` of a JWT assertion (RFC 7523 section 2.2). */
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
-/**
- * A signing algorithm for `private_key_jwt`: RSA (`RS256`, `PS256`, ...), ECDSA (`ES256`, ...), or
- * `EdDSA` (Ed25519, where the runtime's Web Crypto has it).
- *
- * @example
- * ```ts
- * const algorithm: SigningAlgorithm = 'ES256';
- * ```
- */
-export type SigningAlgorithm =
-  | 'RS256'
-  | 'RS384'
-  | 'RS512'
-  | 'PS256'
-  | 'PS384'
-  | 'PS512'
-  | 'ES256'
-  | 'ES384'
-  | 'ES512'
-  | 'EdDSA';
+import type { SigningAlgorithm } from './signing-algorithms.js';
 
-/** Every {@link SigningAlgorithm}, for the options' check. */
-export const signingAlgorithms: readonly SigningAlgorithm[] = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-];
+export type { SigningAlgorithm };
 
 /**
  * A private key for `private_key_jwt`: a PKCS#8 PEM string (`-----BEGIN PRIVATE KEY-----`), a

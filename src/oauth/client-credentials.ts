@@ -21,11 +21,10 @@ import {
   assertionSigner,
   type PrivateKey,
   privateKeyProblem,
-  type SigningAlgorithm,
-  signingAlgorithms,
   suppliedAssertion,
 } from './client-assertion.js';
 import { cachedDiscovery } from './discovery.js';
+import { type SigningAlgorithm, signingAlgorithms } from './signing-algorithms.js';
 import { type SharedToken, sharedToken, type Token, type TokenCache } from './token-cache.js';
 import {
   assertionAuthentication,
