@@ -21,6 +21,8 @@ Options:
                             the service with the server's own credential
   --resource <URL>          with --authorization-server, the URL callers reach /mcp at, which
                             tokens must be issued for (default the URL served; needed off loopback)
+  --audience <value>        with --authorization-server, an aud tokens may carry instead of the
+                            resource (Entra ID: the API's application id); repeat for more
   --introspection           with --authorization-server, also accept opaque tokens, checked by
                             introspection as AGENTCHAT_INTROSPECTION_CLIENT_ID and _SECRET
   --tools <a,b>             serve only these tools
@@ -69,6 +71,8 @@ export interface BinAuthorization {
   readonly issuer: string;
   /** `--resource`: the public URL of /mcp, when given. */
   readonly resource: string | undefined;
+  /** `--audience`, repeatable: `aud` values accepted instead of the resource. */
+  readonly audience: readonly string[];
   /** `--introspection`: opaque tokens are introspected. */
   readonly introspection: boolean;
 }
@@ -83,6 +87,7 @@ const options = {
   'read-only': { type: 'boolean' },
   'authorization-server': { type: 'string' },
   resource: { type: 'string' },
+  audience: { type: 'string', multiple: true },
   introspection: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -96,6 +101,7 @@ const HTTP_ONLY = [
   'allow-remote',
   'authorization-server',
   'resource',
+  'audience',
   'introspection',
 ] as const;
 
@@ -123,7 +129,7 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
   }
   const issuer = values['authorization-server'];
   if (issuer === undefined) {
-    const stray = (['resource', 'introspection'] as const).find(
+    const stray = (['resource', 'audience', 'introspection'] as const).find(
       (name) => values[name] !== undefined,
     );
     if (stray !== undefined) {
@@ -155,6 +161,7 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
         : {
             issuer,
             resource: values.resource,
+            audience: values.audience ?? [],
             introspection: values.introspection ?? false,
           },
   };

@@ -41,6 +41,8 @@ export interface AuthorizationGateOptions {
   readonly issuer: string;
   /** The endpoint's canonical URL, which tokens must be issued for. */
   readonly resource: URL;
+  /** Other `aud` values a token may carry instead of the resource. */
+  readonly audience: readonly string[] | undefined;
   readonly introspection: IntrospectionCredentials | undefined;
   readonly logger: Logger | undefined;
   /** The tools the server offers, whose calls are checked against each token's scopes. */
@@ -71,7 +73,7 @@ export interface AuthorizationGate {
  * `buildOAuthProtectedResourceMetadata`); the handler turns it into an `AgentChatError`.
  */
 export function createAuthorizationGate(options: AuthorizationGateOptions): AuthorizationGate {
-  const { issuer, resource, introspection, logger, tools } = options;
+  const { issuer, resource, audience, introspection, logger, tools } = options;
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
   const metadata = {
     // The SDK reads only the issuer of the authorization server's metadata here.
@@ -93,6 +95,7 @@ export function createAuthorizationGate(options: AuthorizationGateOptions): Auth
   const verifier = createTokenVerifier({
     issuer,
     resource: resource.href,
+    audience,
     introspection,
     logger,
   });

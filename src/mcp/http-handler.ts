@@ -84,6 +84,15 @@ export interface McpHttpHandlerOptions extends McpToolScope {
    */
   resource?: string;
   /**
+   * Other `aud` values a token may carry instead of `resource`, for an identity provider that
+   * cannot put the endpoint's URL there: Entra ID's v2.0 access tokens always carry the API's
+   * application (client) id, such as `'3f2a…'`. The token's issuer, signature, expiry and scopes
+   * are checked as for any other.
+   *
+   * @default none: `aud` must be `resource`
+   */
+  audience?: string | readonly string[];
+  /**
    * Check opaque access tokens by RFC 7662 introspection at the authorization server's
    * `introspection_endpoint`, as this client (each answer kept until the token expires). JWT
    * access tokens are still verified by signature.
@@ -174,7 +183,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
       );
     }
   } else {
-    for (const name of ['resource', 'introspection'] as const) {
+    for (const name of ['resource', 'audience', 'introspection'] as const) {
       if (options[name] !== undefined) {
         throw new AgentChatError(
           `createMcpHttpHandler: ${name} is for an OAuth protected resource: add authorizationServer.`,
@@ -264,6 +273,7 @@ const OPTION_NAMES = [
   'allowedHosts',
   'authorizationServer',
   'resource',
+  'audience',
   'introspection',
   'logger',
   'tools',
@@ -287,6 +297,12 @@ function authorizationGate(
   tools: Parameters<typeof createAuthorizationGate>[0]['tools'],
 ): AuthorizationGate | undefined {
   const { authorizationServer: issuer, resource, introspection, logger } = options;
+  const audience = options.audience === undefined ? undefined : [options.audience].flat();
+  if (audience !== undefined && !audience.every(isNonEmptyString)) {
+    throw new AgentChatError(
+      `createMcpHttpHandler: audience must be a non-empty string or a list of them (the \`aud\` values tokens may carry instead of resource), not ${JSON.stringify(options.audience)}.`,
+    );
+  }
   if (issuer === undefined) return undefined;
   httpUrl(issuer, 'authorizationServer', 'https://auth.example.com');
   if (resource === undefined) {
@@ -315,6 +331,7 @@ function authorizationGate(
       // As given: the metadata's `issuer` and each token's `iss` must be this very string.
       issuer,
       resource: resourceUrl,
+      audience,
       introspection,
       logger,
       tools,

@@ -69,6 +69,7 @@ export async function serveOnHttp(
         publicHost && { allowedHosts: [...shared.allowedHosts, publicHost] }),
       client: new Client({ ...clientOptionsFromEnv(env), logger }),
       authorizationServer: authorization.issuer,
+      ...(authorization.audience.length > 0 && { audience: authorization.audience }),
       ...(authorization.introspection && { introspection: introspectionFromEnv(env) }),
       logger: levelled(logger, env.AGENTCHAT_LOG),
     };

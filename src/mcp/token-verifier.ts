@@ -67,6 +67,8 @@ export interface TokenVerifierOptions {
   readonly issuer: string;
   /** The resource tokens must be issued for (`aud`): the MCP endpoint's canonical URL. */
   readonly resource: string;
+  /** Other `aud` values a token may carry instead of the resource. */
+  readonly audience?: readonly string[] | undefined;
   /** Check opaque tokens by introspection with these credentials; without, only JWTs pass. */
   readonly introspection?: IntrospectionCredentials | undefined;
   /** Where an unreachable issuer is reported. */
@@ -122,6 +124,9 @@ const INVALID_TOKEN_CODES = new Set([
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   const { issuer, resource, introspection, logger } = options;
+  // The audiences a token may be for: the resource, and those an identity provider that cannot
+  // put a URL in `aud` uses instead.
+  const audiences = [resource, ...(options.audience ?? [])];
   const metadata = issuerMetadata(issuer, logger);
   const cache = new VerifiedTokenCache(VERIFIED_TOKEN_CACHE_SIZE);
   let keySet: JWTVerifyGetKey | undefined;
@@ -159,7 +164,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     try {
       ({ payload } = await jwtVerify(token, keySet, {
         issuer,
-        audience: resource,
+        audience: audiences,
         algorithms: ALGORITHMS,
         clockTolerance: CLOCK_TOLERANCE_S,
         requiredClaims: ['exp'],
@@ -214,7 +219,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
           ? 'it has expired'
           : answer.iss !== undefined && answer.iss !== issuer
             ? 'it was issued by another server'
-            : !audience.includes(resource)
+            : !audience.some((value) => audiences.includes(value as string))
               ? 'it was not issued for this resource'
               : undefined;
     if (refusal !== undefined) {

@@ -57,17 +57,26 @@ describe('agentchat-mcp arguments', () => {
         '--resource',
         'https://mcp.example.com/mcp',
         '--introspection',
+        '--audience',
+        'api://agentchat',
+        '--audience',
+        '3f2a9c1e-0000-4000-8000-000000000001',
       ]).authorization,
     ).toEqual({
       issuer: 'https://auth.example.com',
       resource: 'https://mcp.example.com/mcp',
+      audience: ['api://agentchat', '3f2a9c1e-0000-4000-8000-000000000001'],
       introspection: true,
     });
+    expect(
+      parseBinArguments(['--http', '--authorization-server', 'https://a']).authorization?.audience,
+    ).toEqual([]);
     expect(parseBinArguments(['--http']).authorization).toBeUndefined();
     expect(refusal(['--http', '--resource', 'https://mcp.example.com/mcp'])).toBe(
       '--resource is for an OAuth protected resource: add --authorization-server.',
     );
     expect(refusal(['--http', '--introspection'])).toMatch(/add --authorization-server/);
+    expect(refusal(['--http', '--audience', 'api://x'])).toMatch(/add --authorization-server/);
     expect(refusal(['--authorization-server', 'https://auth.example.com'])).toBe(
       '--authorization-server is for the HTTP server: add --http.',
     );
