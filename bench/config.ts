@@ -14,6 +14,8 @@ export interface BenchConfig {
   };
   heap: { requests: number; warmup: number };
   coldImport: { runs: number };
+  /** MCP tool calls through createMcpHttpHandler, per mode: batches of `batch`, `rounds` of them. */
+  mcpAuth: { warmup: number; rounds: number; batch: number };
 }
 
 export const FULL: BenchConfig = {
@@ -31,6 +33,10 @@ export const FULL: BenchConfig = {
   // even for raw fetch. After that the heap of a client that keeps nothing is about flat.
   heap: { requests: 10_000, warmup: 4000 },
   coldImport: { runs: 20 },
+  // A call costs the MCP server a millisecond or two of CPU; 200 calls a batch span several
+  // young-generation collections, and 20 rounds give a median of paired differences that holds
+  // still to a few hundredths of a millisecond.
+  mcpAuth: { warmup: 2, rounds: 20, batch: 200 },
 };
 
 /** Enough to see every figure and catch a broken benchmark; too few samples to judge by. */
@@ -42,4 +48,5 @@ export const SMOKE: BenchConfig = {
   realistic: { latencyMs: 20, requests: 160, concurrency: 16, rounds: 1, warmup: 0 },
   heap: { requests: 600, warmup: 300 },
   coldImport: { runs: 3 },
+  mcpAuth: { warmup: 1, rounds: 3, batch: 50 },
 };
