@@ -33,10 +33,11 @@ export const FULL: BenchConfig = {
   // even for raw fetch. After that the heap of a client that keeps nothing is about flat.
   heap: { requests: 10_000, warmup: 4000 },
   coldImport: { runs: 20 },
-  // A call costs the MCP server a millisecond or two of CPU; 200 calls a batch span several
-  // young-generation collections, and 20 rounds give a median of paired differences that holds
-  // still to a few hundredths of a millisecond.
-  mcpAuth: { warmup: 2, rounds: 20, batch: 200 },
+  // A call costs the MCP server a millisecond or two of CPU. Short batches (50 calls, a few
+  // young-generation collections each) and many rounds: the modes compared in a round run within
+  // a second or so of each other, so that a change in the machine's load hits them alike; 20
+  // rounds of 200 calls on a busy machine put 0.3 ms between differences that should add up.
+  mcpAuth: { warmup: 4, rounds: 60, batch: 50 },
 };
 
 /** Enough to see every figure and catch a broken benchmark; too few samples to judge by. */
