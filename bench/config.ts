@@ -14,6 +14,8 @@ export interface BenchConfig {
   };
   heap: { requests: number; warmup: number };
   coldImport: { runs: number };
+  /** MCP tool calls through createMcpHttpHandler, per mode: batches of `batch`, `rounds` of them. */
+  mcpAuth: { warmup: number; rounds: number; batch: number };
 }
 
 export const FULL: BenchConfig = {
@@ -31,6 +33,11 @@ export const FULL: BenchConfig = {
   // even for raw fetch. After that the heap of a client that keeps nothing is about flat.
   heap: { requests: 10_000, warmup: 4000 },
   coldImport: { runs: 20 },
+  // A call costs the MCP server a millisecond or two of CPU. Short batches (50 calls, a few
+  // young-generation collections each) and many rounds: the modes compared in a round run within
+  // a second or so of each other, so that a change in the machine's load hits them alike; 20
+  // rounds of 200 calls on a busy machine put 0.3 ms between differences that should add up.
+  mcpAuth: { warmup: 4, rounds: 60, batch: 50 },
 };
 
 /** Enough to see every figure and catch a broken benchmark; too few samples to judge by. */
@@ -42,4 +49,5 @@ export const SMOKE: BenchConfig = {
   realistic: { latencyMs: 20, requests: 160, concurrency: 16, rounds: 1, warmup: 0 },
   heap: { requests: 600, warmup: 300 },
   coldImport: { runs: 3 },
+  mcpAuth: { warmup: 1, rounds: 3, batch: 50 },
 };

@@ -5,6 +5,7 @@ import type { ColdImport } from './cold-import.js';
 import type { ContenderName } from './contenders.js';
 import type { HeapResult } from './heap.js';
 import { type BurstTimings, pairedRatio, type Timings } from './latency.js';
+import type { McpAuthResult } from './mcp-auth.js';
 import type { Overheads } from './overhead.js';
 
 const us = (value: number) => `${value.toFixed(0)} µs`;
@@ -175,6 +176,24 @@ export function bundleTable(sizes: readonly BundleSize[]): string {
       kib(size.minified),
       kib(size.gzipped),
       size.byPackage.map(([name, bytes]) => `${name} ${kib(bytes)}`).join(', '),
+    ]),
+  );
+}
+
+/**
+ * MCP tool calls: CPU per call in each mode, in ms, and each mode's difference to pass-through
+ * (the median of the per-round differences).
+ */
+export function mcpAuthTable(result: McpAuthResult): string {
+  const msCpu = (micros: number) => `${(micros / 1000).toFixed(3)} ms`;
+  const signedMs = (micros: number) => `${micros < 0 ? '−' : '+'}${msCpu(Math.abs(micros))}`;
+  return table(
+    ['mode', 'CPU per call (median)', 'p90 of rounds', '− pass-through (median of rounds)'],
+    [...result.perCall].map(([mode, summary]) => [
+      mode,
+      msCpu(summary.median),
+      msCpu(summary.p90),
+      signedMs(result.overPassThrough.get(mode) ?? Number.NaN),
     ]),
   );
 }

@@ -6,7 +6,7 @@
  * figure and verdict, and exits 0 whatever the verdicts: it has too few samples to judge by).
  *
  * Options: --smoke for the short run; --only=<sections> for some of them, comma-separated, from
- * bundle, import, overhead, allocation, sequential, burst, realistic, heap.
+ * bundle, import, overhead, allocation, sequential, burst, realistic, heap, mcp-auth.
  */
 import { parseArgs } from 'node:util';
 import { measureAllocation } from './allocation.js';
@@ -23,6 +23,7 @@ import {
 import { type HeapResult, measureRetainedHeap } from './heap.js';
 import { measureBurst, measureSequential, pairedRatio, type Timings } from './latency.js';
 import { describeMachine } from './machine.js';
+import { measureMcpAuth } from './mcp-auth.js';
 import { BENCH_API_KEY, type MockProcess, startMockProcess } from './mock-process.js';
 import { OPERATIONS } from './operations.js';
 import { measureOverhead } from './overhead.js';
@@ -33,6 +34,7 @@ import {
   coldImportTable,
   heapTable,
   latencyTable,
+  mcpAuthTable,
   overheadTable,
   targetTable,
   throughputTable,
@@ -48,6 +50,7 @@ const SECTIONS = [
   'burst',
   'realistic',
   'heap',
+  'mcp-auth',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -220,6 +223,32 @@ if (wants('heap')) {
       judge('heap retained < 1 MiB', `${(retained / 1024).toFixed(1)} KiB`, retained < 2 ** 20);
     }
   });
+}
+
+/** The issue's budget for a tool call with a verified JWT over the same call in pass-through. */
+const MCP_AUTH_BUDGET_MS = 0.3;
+
+if (wants('mcp-auth')) {
+  const { rounds, batch } = config.mcpAuth;
+  progress(`MCP tool calls per mode, ${rounds} rounds of ${batch} calls`);
+  const result = await measureMcpAuth(config.mcpAuth);
+  out(
+    `### MCP server CPU per tool call (get_project, mock service in its own process, ` +
+      `${rounds} rounds of ${batch} calls)\n`,
+  );
+  out(mcpAuthTable(result));
+  out();
+  const signed = (ms: number) => `${ms < 0 ? '−' : '+'}${Math.abs(ms).toFixed(3)} ms`;
+  out(
+    `Authorization over the own-key handler (the gate alone): ` +
+      `${signed(result.authorizationOverOwnKey / 1000)} (median of rounds).\n`,
+  );
+  const over = (result.overPassThrough.get('authorization') ?? Number.NaN) / 1000;
+  judge(
+    `MCP tool call with a verified JWT (keys and token cached) ≤ ${MCP_AUTH_BUDGET_MS} ms CPU over pass-through`,
+    signed(over),
+    over <= MCP_AUTH_BUDGET_MS,
+  );
 }
 
 if (verdicts.length > 0) {
