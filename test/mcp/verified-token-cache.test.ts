@@ -42,5 +42,8 @@ describe('the verified-token cache', () => {
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect(key).toBe(await tokenKey(token));
     expect(key).not.toBe(await tokenKey(`${token}x`));
+    // Node's synchronous hash here; Web Crypto's where there is no node:crypto: the same key.
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+    expect(key).toBe(Buffer.from(digest).toString('hex'));
   });
 });
