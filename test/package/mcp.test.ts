@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { type CallToolResult, Client as McpClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startAuthorizationServer } from '../helpers/authorization-server.js';
 import { allToolNames, listedToolNames } from '../helpers/mcp-client.js';
 import { startMcpHttp } from '../helpers/mcp-http.js';
 import { consumerPath, runJson, useMockServer } from '../helpers/package-consumer.js';
@@ -318,6 +319,61 @@ describe('agentchat-mcp --http from the tarball', () => {
       expect(create?.headers.authorization).toBe(`Bearer ${API_KEY}`);
     } finally {
       expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe('agentchat-mcp --http --authorization-server from the tarball', () => {
+  it("answers the MCP Inspector's CLI with an access token of a real authorization server, calling the service with its own key", async () => {
+    const issuer = await startAuthorizationServer();
+    const server = await startMcpHttp(
+      consumerPath('node_modules/.bin/agentchat-mcp'),
+      ['--http', '--port', '0', '--authorization-server', issuer.issuer],
+      {
+        cwd: consumerPath(),
+        env: { PATH, AGENTCHAT_BASE_URL: mock.server.baseUrl, AGENTCHAT_API_KEY: API_KEY },
+      },
+    );
+    try {
+      // On loopback the resource is the URL served; the authorization server learns it now.
+      issuer.addMcpResource(server.url);
+      const token = await issuer.issueToken(issuer.mcpClients.writer, server.url);
+      const withToken = ['--cli', server.url, '--transport', 'http'];
+      const header = ['--header', `Authorization: Bearer ${token}`];
+
+      const listed = await inspector([...withToken, ...header, '--method', 'tools/list']);
+      const called = await inspector([
+        ...withToken,
+        ...header,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'create_project',
+        '--tool-arg',
+        'name=Authorized',
+        'agentId=agent_inspector',
+      ]);
+      const refused = await inspector([...withToken, '--method', 'tools/list']).catch(
+        (error: Error) => error.message,
+      );
+
+      expect((listed.tools as { name: string }[]).map((tool) => tool.name).sort()).toEqual(
+        allToolNames,
+      );
+      expect(called.structuredContent).toMatchObject({ name: 'Authorized', status: 'active' });
+      const create = mock.server.service.requests.find(
+        (request) =>
+          request.method === 'POST' &&
+          (request.body as { name?: unknown } | undefined)?.name === 'Authorized',
+      );
+      // The service sees the server's own key, never the caller's token.
+      expect(create?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+      expect(JSON.stringify(mock.server.service.requests)).not.toContain(token);
+      // Without a token the Inspector is turned away (401), and says so.
+      expect(refused).toMatch(/exited [1-9]/);
+    } finally {
+      expect(await server.stop()).toBe(0);
+      await issuer.close();
     }
   });
 });
