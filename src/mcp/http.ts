@@ -17,6 +17,7 @@ import {
   introspectionFromEnv,
 } from './config.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler.js';
+import { lingeringClose } from './lingering-close.js';
 import { malformedRequestGuard } from './malformed-request.js';
 
 /** How long calls in flight may take to finish after SIGTERM or SIGINT before they are cut off. */
@@ -114,6 +115,7 @@ export async function serveOnHttp(
       keepAliveTimeout: 60_000,
     },
     (request, response) => {
+      lingerAfter(request);
       // Once stopping, a connection is closed as soon as its last answer is out, not kept alive.
       response.once('finish', () => {
         if (stopping) setImmediate(() => server.closeIdleConnections());
@@ -123,6 +125,8 @@ export async function serveOnHttp(
       return serve(request as never, response);
     },
   );
+  // A 413 for a body still arriving reaches the client rather than a reset.
+  const lingerAfter = lingeringClose(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(args.port, args.host, resolve);
