@@ -178,32 +178,44 @@ async function flood(count: number, concurrency: number) {
 
 describe('agentchat-mcp --http --authorization-server under load', { timeout: 120_000 }, () => {
   it.each([
-    ['with its Content-Length', false],
-    ['chunked', true],
+    ['with its Content-Length', false, 10],
+    // Fewer: each lingers a second before it is closed (see src/mcp/lingering-close.ts).
+    ['chunked', true, 3],
   ])(
     'answers a 100 MB body %s and a valid token 413 and cuts it off, growing less than 64 MiB',
-    async (_name, chunked) => {
+    async (name, chunked, times) => {
       const total = 100_000_000;
+      const { host, pathname } = new URL(mcp.url);
+      /** Streams the body as fast as the server reads it, ignoring its answer, as a flood would. */
+      const send = async () => {
+        const socket = await openSocket(mcp.url);
+        const answer = closedBy(socket);
+        socket.write(
+          `POST ${pathname} HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer ${token}\r\n` +
+            `accept: application/json, text/event-stream\r\ncontent-type: application/json\r\n` +
+            `${chunked ? 'transfer-encoding: chunked' : `content-length: ${total}`}\r\n\r\n`,
+        );
+        const sent = await streamBody(socket, total, chunked);
+        return { status: (await answer).status, sent };
+      };
       await resetPeak(pid());
       const before = await memoryOf(pid());
-      const { host, pathname } = new URL(mcp.url);
-      const socket = await openSocket(mcp.url);
-      const answer = closedBy(socket);
-      socket.write(
-        `POST ${pathname} HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer ${token}\r\n` +
-          `accept: application/json, text/event-stream\r\ncontent-type: application/json\r\n` +
-          `${chunked ? 'transfer-encoding: chunked' : `content-length: ${total}`}\r\n\r\n`,
-      );
 
-      const sent = await streamBody(socket, total, chunked);
+      // Several times: a server that closes at once, without lingering, has the kernel reset the
+      // connection under the 413, and a client still sending missed it in 5 to 10 runs in a
+      // hundred here (EPIPE on its next write, the answer unread).
+      const answers = [];
+      for (let i = 0; i < times; i++) answers.push(await send());
 
-      expect((await answer).status).toBe(413);
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 413));
+      const sent = Math.max(...answers.map((answer) => answer.sent));
       const grown = (await memoryOf(pid())).peak - before.rss;
       console.info(
-        `100 MB body ${_name}: ${(sent / MiB).toFixed(1)} MiB sent before the cut-off, peak +${(grown / MiB).toFixed(1)} MiB`,
+        `100 MB body ${name}: at most ${(sent / MiB).toFixed(1)} MiB sent before the cut-off, peak +${(grown / MiB).toFixed(1)} MiB`,
       );
-      // Cut off: the server refused after its 4 MiB limit and closed the connection; what was
-      // sent beyond it sat in the sockets' buffers. A server that read on to the end sees 95 MiB.
+      // Cut off: the server refused after its 4 MiB limit and closed the connection, lingering
+      // over 2 MiB more at most; the rest sat in the sockets' buffers. A server that read on to
+      // the end sees 95 MiB.
       expect(sent).toBeLessThan(20 * MiB);
       // A server that read the whole body into memory, or buffered it to answer, grows by 95 MiB.
       expect(grown).toBeLessThan(64 * MiB);
