@@ -15,6 +15,8 @@ Options:
   --host <address>          address for --http to bind (default 127.0.0.1)
   --allowed-origin <origin> a browser origin allowed besides loopback ones; repeat for more
   --allow-remote            bind a non-loopback --host, with a service key of the server's own
+  --request-timeout <ms>    for --http, time a client has to send a whole request before it is cut
+                            off (default 30000)
   --authorization-server <issuer>
                             be an OAuth 2.1 protected resource: accept access tokens of this
                             authorization server (scopes agentchat:read, agentchat:write) and call
@@ -59,6 +61,11 @@ export interface BinArguments {
   readonly allowedOrigins: readonly string[];
   /** `--allow-remote`: bind a non-loopback host with a key of the server's own. */
   readonly allowRemote: boolean;
+  /**
+   * `--request-timeout`, for `--http`: milliseconds a client has to send a whole request, headers
+   * and body, before it gets 408 and is disconnected.
+   */
+  readonly requestTimeoutMs: number;
   /** `--tools a,b` and `--read-only`. */
   readonly scope: McpToolScope;
   /** `--authorization-server`, `--resource` and `--introspection`: an OAuth protected resource. */
@@ -83,6 +90,7 @@ const options = {
   host: { type: 'string' },
   'allowed-origin': { type: 'string', multiple: true },
   'allow-remote': { type: 'boolean' },
+  'request-timeout': { type: 'string' },
   tools: { type: 'string' },
   'read-only': { type: 'boolean' },
   'authorization-server': { type: 'string' },
@@ -99,6 +107,7 @@ const HTTP_ONLY = [
   'host',
   'allowed-origin',
   'allow-remote',
+  'request-timeout',
   'authorization-server',
   'resource',
   'audience',
@@ -145,6 +154,7 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
     host: values.host ?? '127.0.0.1',
     allowedOrigins: values['allowed-origin'] ?? [],
     allowRemote: values['allow-remote'] ?? false,
+    requestTimeoutMs: parseRequestTimeout(values['request-timeout']),
     scope: {
       readOnly: values['read-only'] ?? false,
       // Checked against the tools when the server is made, which names the one meant.
@@ -175,4 +185,19 @@ function parsePort(value: string): number {
     );
   }
   return port;
+}
+
+/** As long as the mock's default: a client on a slow link sends a request in far less. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+function parseRequestTimeout(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_REQUEST_TIMEOUT_MS;
+  const ms = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  // 0 is refused, not taken as "no timeout": a server without one is held open by any slow client.
+  if (!(Number.isSafeInteger(ms) && ms > 0)) {
+    throw new AgentChatError(
+      `--request-timeout takes a whole number of milliseconds above 0, got ${JSON.stringify(value)}.`,
+    );
+  }
+  return ms;
 }

@@ -17,6 +17,7 @@ import {
   introspectionFromEnv,
 } from './config.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler.js';
+import { lingeringClose } from './lingering-close.js';
 import { malformedRequestGuard } from './malformed-request.js';
 
 /** How long calls in flight may take to finish after SIGTERM or SIGINT before they are cut off. */
@@ -99,18 +100,34 @@ export async function serveOnHttp(
   // In front of the conversion, whose error path (a 500 and a log line) is for our own faults.
   const refuseMalformed = malformedRequestGuard((line) => process.stderr.write(line));
   let stopping = false;
-  const server = createServer((request, response) => {
-    // Once stopping, a connection is closed as soon as its last answer is out, not kept alive.
-    response.once('finish', () => {
-      if (stopping) setImmediate(() => server.closeIdleConnections());
-    });
-    if (refuseMalformed(request, response)) return;
-    // node:http types `method` as optional; a server's requests always have one.
-    return serve(request as never, response);
-  });
-  // Idle connections kept a minute, not Node's 5 s: a client reusing one just as a 5 s timeout
-  // closes it (more likely on a busy host) fails with ECONNRESET.
-  server.keepAliveTimeout = 60_000;
+  const timeout = args.requestTimeoutMs;
+  const server = createServer(
+    {
+      // Node's own bounds on a slow client, as the mock has them: the headers, then the whole
+      // request, within --request-timeout, or 408 and the connection closed. Without them one
+      // client holds a connection (and, with a body, a verified token's request) for 300 s, and
+      // a few hundred such hold the server. Checked often enough that a short timeout is kept to
+      // within a quarter of it. Answers are not bounded: a tool call may take as long as it takes.
+      headersTimeout: timeout,
+      requestTimeout: timeout,
+      connectionsCheckingInterval: Math.min(1_000, Math.max(10, timeout / 4)),
+      // Idle connections kept a minute, not Node's 5 s: a client reusing one just as a 5 s
+      // timeout closes it (more likely on a busy host) fails with ECONNRESET.
+      keepAliveTimeout: 60_000,
+    },
+    (request, response) => {
+      lingerAfter(request);
+      // Once stopping, a connection is closed as soon as its last answer is out, not kept alive.
+      response.once('finish', () => {
+        if (stopping) setImmediate(() => server.closeIdleConnections());
+      });
+      if (refuseMalformed(request, response)) return;
+      // node:http types `method` as optional; a server's requests always have one.
+      return serve(request as never, response);
+    },
+  );
+  // A 413 for a body still arriving reaches the client rather than a reset.
+  const lingerAfter = lingeringClose(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(args.port, args.host, resolve);

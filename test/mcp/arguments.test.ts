@@ -22,6 +22,7 @@ describe('agentchat-mcp arguments', () => {
       host: '127.0.0.1',
       allowedOrigins: [],
       allowRemote: false,
+      requestTimeoutMs: 30_000,
       scope: { readOnly: false },
     });
   });
@@ -114,8 +115,27 @@ describe('agentchat-mcp arguments', () => {
     expect(refusal(['--http', '--port', '65536'])).toMatch(/^--port "65536" is not a port/);
   });
 
+  it('reads a request timeout in whole milliseconds above 0, and refuses any other', () => {
+    expect(parseBinArguments(['--http', '--request-timeout', '1000']).requestTimeoutMs).toBe(1000);
+    expect(parseBinArguments(['--http', '--request-timeout=120000']).requestTimeoutMs).toBe(
+      120_000,
+    );
+    // 0 would read as "no timeout" to some; a server without one is held open by slow clients.
+    for (const bad of ['0', '-5', '1.5', '30s', '', ' 100', '1e3', '99999999999999999999']) {
+      expect(refusal(['--http', `--request-timeout=${bad}`])).toBe(
+        `--request-timeout takes a whole number of milliseconds above 0, got ${JSON.stringify(bad)}.`,
+      );
+    }
+    expect(refusal(['--http', '--request-timout', '5'])).toMatch(
+      /^Unknown option --request-timout; did you mean --request-timeout\?/,
+    );
+  });
+
   it('refuses HTTP options without --http', () => {
     expect(refusal(['--port', '8080'])).toBe('--port is for the HTTP server: add --http.');
+    expect(refusal(['--request-timeout', '1000'])).toBe(
+      '--request-timeout is for the HTTP server: add --http.',
+    );
   });
 
   it('refuses positional arguments', () => {

@@ -206,6 +206,21 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
     );
   });
 
+  it('refuses a --request-timeout that is not a whole number of milliseconds, before listening', async () => {
+    const { code, stderr } = await runBin({}, [
+      '--http',
+      '--port',
+      '0',
+      '--request-timeout',
+      '30s',
+    ]);
+
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'agentchat-mcp: --request-timeout takes a whole number of milliseconds above 0, got "30s". (see agentchat-mcp --help)\n',
+    );
+  });
+
   it('prints its usage with --help and its version with --version, needing no settings', async () => {
     const help = await runBin({}, ['--help']);
     const version = await runBin({}, ['-v']);
@@ -213,7 +228,14 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/^Usage: agentchat-mcp \[options\]\n/);
     // Every option the bin reads, and every variable, is in the usage.
-    for (const name of ['--http', '--port', '--host', '--allowed-origin', '--allow-remote']) {
+    for (const name of [
+      '--http',
+      '--port',
+      '--host',
+      '--allowed-origin',
+      '--allow-remote',
+      '--request-timeout',
+    ]) {
       expect(help.stdout).toContain(name);
     }
     for (const name of ['--tools', '--read-only', 'AGENTCHAT_BASE_URL', 'AGENTCHAT_API_KEY']) {
