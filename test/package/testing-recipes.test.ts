@@ -35,7 +35,11 @@ async function recipeProject(consumer: string, label: string): Promise<string> {
   await cp(join(consumer, 'node_modules/agentchat'), join(project, 'node_modules/agentchat'), {
     recursive: true,
   });
-  const linked = ['ky', 'zod', 'msw', ...DEV_TOOLS];
+  // The package's dependencies as its package.json names them, so that a new one comes along.
+  const { dependencies } = JSON.parse(
+    await readFile(join(project, 'node_modules/agentchat/package.json'), 'utf8'),
+  ) as { dependencies: Record<string, string> };
+  const linked = [...Object.keys(dependencies), 'msw', ...DEV_TOOLS];
   for (const name of linked) {
     const own = join(consumer, 'node_modules', name);
     const target = join(project, 'node_modules', name);
