@@ -26,9 +26,16 @@ const stderrLogger: Logger = {
   debug: (...line) => console.error(...line),
 };
 
-function fail(message: string): number {
+/**
+ * Exit codes, as agentchat-mock has them and as shells use them: 2 for a command line the bin
+ * cannot read (an unknown option, a bad value), 1 for any other failure to start.
+ */
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+
+function fail(message: string, code = EXIT_FAILURE): number {
   process.stderr.write(`agentchat-mcp: ${message}\n`);
-  return 1;
+  return code;
 }
 
 async function main(): Promise<number> {
@@ -36,7 +43,9 @@ async function main(): Promise<number> {
   try {
     args = parseBinArguments(process.argv.slice(2));
   } catch (error) {
-    if (isAgentChatError(error)) return fail(`${error.message} (see agentchat-mcp --help)`);
+    if (isAgentChatError(error)) {
+      return fail(`${error.message} (see agentchat-mcp --help)`, EXIT_USAGE);
+    }
     throw error;
   }
   // On standard output: asked for, and no MCP host is reading it.

@@ -197,10 +197,11 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
     );
   });
 
-  it('refuses an unknown option, naming the one meant and the help', async () => {
+  it('refuses an unknown option, naming the one meant and the help, with exit code 2', async () => {
     const { code, stderr } = await runBin({}, ['--read-onyl']);
 
-    expect(code).toBe(1);
+    // 2, a usage error, as agentchat-mock exits; 1 is for a failure to start.
+    expect(code).toBe(2);
     expect(stderr).toMatch(
       /^agentchat-mcp: Unknown option --read-onyl; did you mean --read-only\?.*\(see agentchat-mcp --help\)\n$/,
     );
@@ -215,7 +216,7 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
       '30s',
     ]);
 
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toBe(
       'agentchat-mcp: --request-timeout takes a whole number of milliseconds above 0, got "30s". (see agentchat-mcp --help)\n',
     );
