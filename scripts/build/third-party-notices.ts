@@ -53,7 +53,7 @@ export async function bundledPackages(root: string): Promise<BundledPackage[]> {
 }
 
 /** The license file a package ships: LICENSE, LICENSE.md, LICENSE.txt and the like. */
-async function licenseText(directory: string, name: string): Promise<string> {
+export async function licenseText(directory: string, name: string): Promise<string> {
   const file = (await readdir(directory)).find((entry) => /^licen[cs]e(\.(md|txt))?$/i.test(entry));
   if (file === undefined) {
     throw new Error(`${name} is bundled into dist/ but ships no LICENSE file to copy.`);

@@ -9,7 +9,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundledPackages, NOTICES_FILE } from '../../scripts/build/third-party-notices.js';
+import {
+  bundledPackages,
+  licenseText,
+  NOTICES_FILE,
+} from '../../scripts/build/third-party-notices.js';
 import { brokenRelativeLinks } from '../helpers/markdown-links.js';
 import { type PackResult, packPackage } from '../helpers/pack.js';
 import { runProcess } from '../helpers/run-process.js';
@@ -177,9 +181,7 @@ describe('npm pack', () => {
     for (const { name, directory } of bundled) {
       const { version } = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
       expect(notices).toContain(`## ${name} ${version}`);
-      const license = (await readdir(directory)).find((file) => /^licen[cs]e/i.test(file));
-      const text = (await readFile(join(directory, license ?? 'LICENSE'), 'utf8')).trim();
-      expect(notices).toContain(text);
+      expect(notices).toContain(await licenseText(directory, name));
     }
   });
 
