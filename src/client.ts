@@ -6,7 +6,7 @@ import {
   type CustomRequestOptions,
   sendCustomRequest,
 } from './core/custom-request.js';
-import { AgentChatError, cut } from './core/errors/index.js';
+import { ConfigurationError, cut } from './core/errors/index.js';
 import { createLog, isLogLevel, logsAt } from './core/logger.js';
 import type { Caller } from './core/middleware.js';
 import { type ClientOptions, clientOptionsSchema, urlCharacters } from './core/options.js';
@@ -100,7 +100,7 @@ export class Client {
   /**
    * Creates a client. Nothing is sent until the first call.
    *
-   * @throws {@link AgentChatError} when an option is invalid, `apiKey` or `baseUrl` is missing
+   * @throws {@link ConfigurationError} when an option is invalid, `apiKey` or `baseUrl` is missing
    * from both the options and the environment, or in a browser without `dangerouslyAllowBrowser`.
    * @example
    * ```ts
@@ -112,11 +112,11 @@ export class Client {
     const checked = validate(clientOptionsSchema, options);
     if (!checked.ok) {
       const list = checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-      throw new AgentChatError(`Invalid Client options: ${list}`);
+      throw new ConfigurationError(`Invalid Client options: ${list}`);
     }
     const browser = isBrowserLike();
     if (browser && options.dangerouslyAllowBrowser !== true) {
-      throw new AgentChatError(
+      throw new ConfigurationError(
         'Client refuses to run in a browser, where anyone who opens the page can read the API key. ' +
           'Call the service from your backend, or set dangerouslyAllowBrowser: true if the key is ' +
           'short-lived or user-scoped. See node_modules/agentchat/docs/browsers.md or ' +
@@ -125,7 +125,7 @@ export class Client {
     }
     const apiKey = options.apiKey ?? readEnv('AGENTCHAT_API_KEY');
     if (apiKey === undefined) {
-      throw new AgentChatError(
+      throw new ConfigurationError(
         'Missing API key: pass the apiKey option or set the AGENTCHAT_API_KEY environment variable.',
       );
     }
@@ -239,7 +239,7 @@ export class Client {
    * nothing that either can change; a token provider given as `apiKey` is shared, and with it
    * its cached token.
    *
-   * @throws {@link AgentChatError} when a replaced option is invalid.
+   * @throws {@link ConfigurationError} when a replaced option is invalid.
    * @example
    * ```ts
    * const patient = client.withOptions({ timeout: 120_000, maxRetries: 5 });
@@ -281,13 +281,13 @@ function createRetryBudget(option: ClientOptions['retryBudget']): RetryBudget | 
 
 function resolveBaseUrl(baseUrl: string | undefined): string {
   if (baseUrl === undefined) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'Missing base URL: pass the baseUrl option or set the AGENTCHAT_BASE_URL environment variable ' +
         '(the service root before /v1, such as https://host/api).',
     );
   }
   if (!urlCharacters.test(baseUrl)) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid baseUrl ${JSON.stringify(cut(baseUrl))}: it must not contain whitespace or control characters.`,
     );
   }
@@ -295,24 +295,24 @@ function resolveBaseUrl(baseUrl: string | undefined): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid baseUrl ${JSON.stringify(baseUrl)}: expected an absolute http(s) URL.`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid baseUrl ${JSON.stringify(baseUrl)}: expected an http or https URL.`,
     );
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid baseUrl: it must not carry a query, a fragment or credentials (got ${url.origin}${url.pathname}...).`,
     );
   }
   const root = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   // Users of other SDKs put the version in the base URL by habit; requests would go to /v1/v1/.
   if (/\/v1$/i.test(root)) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid baseUrl ${JSON.stringify(baseUrl)}: drop the trailing /v1 (use ${JSON.stringify(root.slice(0, -3))}); the client adds /v1 to every path itself.`,
     );
   }

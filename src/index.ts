@@ -34,6 +34,7 @@ export {
   AuthenticationError,
   BadRequestError,
   type CallSite,
+  ConfigurationError,
   ConflictError,
   InternalServerError,
   isAgentChatError,

@@ -28,8 +28,10 @@ export interface CallSite {
 type ErrorClass = { readonly errorName: string; prototype: object };
 
 /**
- * The base of every error from `agentchat`, and the error for invalid configuration
- * (a missing API key or base URL, a browser without `dangerouslyAllowBrowser`).
+ * The base of every error from `agentchat`. Its subclasses say what went wrong: refused
+ * options ({@link ConfigurationError}), the service's answer ({@link APIError}), the network
+ * ({@link APIConnectionError}), and so on. Thrown as itself only when a function of yours failed
+ * inside a call (an `apiKey` function, a middleware), with your error as its `cause`.
  *
  * @example
  * ```ts

@@ -7,6 +7,7 @@ export {
   describeCall,
 } from './agentchat-error.js';
 export { APIError, type APIErrorDetails } from './api-error.js';
+export { ConfigurationError } from './configuration-error.js';
 export { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 export { createAPIError } from './create-api-error.js';
 export { isAgentChatError, isAPIError } from './guards.js';
