@@ -1,4 +1,5 @@
-import { type Call, responseOf } from './call.js';
+import { type Call, type HandOver, responseOf } from './call.js';
+import { AgentChatError } from './errors/index.js';
 import { requestIdOf } from './redaction.js';
 
 /**
@@ -22,8 +23,9 @@ export interface WithResponse<T> {
 }
 
 /**
- * The promise every method returns: await it for the data, or call `.withResponse()` for the data,
- * the raw `Response` and the request id.
+ * The promise every method returns: await it for the data, call `.withResponse()` for the data,
+ * the raw `Response` and the request id, or `.asResponse()` for the `Response` alone, its body
+ * unread.
  *
  * @example
  * ```ts
@@ -44,28 +46,57 @@ export interface APIPromise<T> extends Promise<T> {
    * ```
    */
   withResponse(): Promise<WithResponse<T>>;
+
+  /**
+   * Resolves to the raw `Response` of a successful call as soon as its headers are in, its body
+   * unread, for you to stream, save or parse yourself: the SDK neither reads, limits
+   * (`maxResponseBytes`) nor validates it, and awaiting the call's data then rejects. Failures are
+   * the same as ever: a non-2xx answer is read and thrown as its {@link APIError}, after the usual
+   * retries. Ask for it in the same statement that makes the call (as below): asked later, once
+   * the answer is in, the body has already been read, and the `Response`'s `text()` and `json()`
+   * give it again.
+   *
+   * @throws the same errors as awaiting the call itself (an {@link AgentChatError} subclass).
+   * @example
+   * ```ts
+   * const response = await client.projects.get('proj_123').asResponse();
+   * console.log(response.status, response.headers.get('content-type'));
+   * const project = await response.json();
+   * ```
+   */
+  asResponse(): Promise<Response>;
 }
 
 /**
  * Wraps a call, which resolves once it has succeeded, so it can be awaited for the data or read
- * whole with `withResponse()`; the latter is built only when asked for.
+ * whole with `withResponse()`; the latter is built only when asked for. `asResponse()` marks
+ * `handOver`, which the call reads when its answer comes.
  */
-export function apiPromise<T>(call: Promise<Call>): APIPromise<T> {
+export function apiPromise<T>(call: Promise<Call>, handOver: HandOver): APIPromise<T> {
   const data = call.then(dataOf) as APIPromise<T>;
-  // A caller who only uses withResponse() never awaits `data`; its rejection must not surface as
-  // an unhandled rejection (awaiting it still rejects as usual).
+  // A caller who only uses withResponse() or asResponse() never awaits `data`; its rejection must
+  // not surface as an unhandled rejection (awaiting it still rejects as usual).
   data.catch(ignore);
   data.withResponse = () => call.then(withResponseOf) as Promise<WithResponse<T>>;
+  data.asResponse = () => {
+    handOver.raw = true;
+    return call.then(responseOf);
+  };
   return data;
 }
 
 function dataOf(call: Call): unknown {
+  if (call.unread) {
+    throw new AgentChatError(
+      `${call.endpoint.name}: the body was handed over unread by asResponse(); read it from the Response`,
+    );
+  }
   return call.data;
 }
 
 function withResponseOf(call: Call): WithResponse<unknown> {
   const response = responseOf(call);
-  return { data: call.data, response, requestId: requestIdOf(response.headers, call.secrets) };
+  return { data: dataOf(call), response, requestId: requestIdOf(response.headers, call.secrets) };
 }
 
 function ignore(): void {}

@@ -112,6 +112,12 @@ async function exchange(
   // A 429 or 503 that names a wait holds the client's other calls from now, not from when this
   // one's retry decision reads it.
   call.options.clientWait.note(response);
+  // A success the caller asked for raw (`asResponse()`) is theirs to read, body and all.
+  if (response.ok && call.options.handOver.raw) {
+    call.unread = true;
+    call.response = { response, text: '' };
+    return response;
+  }
 
   // The body as text, read as a stream and counted after content decoding (fetch decodes gzip and
   // deflate itself), so that memory stays bounded by the limit, not by what the server sends.

@@ -99,6 +99,11 @@ export class Call {
   retryTokens = 0;
   /** How long the call has waited, so far, for a wait the service asked of the whole client. */
   heldMs = 0;
+  /**
+   * True when the call succeeded with its body left unread, handed to the caller as it came
+   * (`asResponse()`): there is no data.
+   */
+  unread = false;
 
   constructor(
     readonly endpoint: Endpoint<unknown, unknown>,
@@ -123,6 +128,8 @@ export class Call {
       readonly clientWait: ClientWait;
       /** Who the call is made for, told to middleware (see {@link MiddlewareContext.caller}). */
       readonly caller?: Caller | undefined;
+      /** Whether the caller wants the raw response; asked after the call has started. */
+      readonly handOver: HandOver;
     },
   ) {
     this.deadline =
@@ -147,6 +154,15 @@ export class Call {
     // A custom fetch may throw the same error object on every attempt; each is a failure of its own.
     this.failure = undefined;
   }
+}
+
+/**
+ * What the caller asked of a call's answer after starting it: `raw` once `asResponse()` was
+ * called. It is read when a 2xx answer arrives, which is always after the caller's own code
+ * that started the call has run.
+ */
+export interface HandOver {
+  raw?: boolean;
 }
 
 /** The call each attempt's request was sent for; weak, so that it keeps neither alive. */

@@ -15,7 +15,7 @@ import type { APIPromise } from './api-promise.js';
 import { apiPromise } from './api-promise.js';
 import { AttemptFailure, attempt } from './attempt.js';
 import { logAttempt } from './attempt-log.js';
-import { Call, callSending, type Endpoint, responseOf } from './call.js';
+import { Call, callSending, type Endpoint, type HandOver, responseOf } from './call.js';
 import { type ClientWait, holdCall, holdRetry, logHeld } from './client-wait.js';
 import { bearerCredential, type Credential } from './credential.js';
 import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
@@ -92,7 +92,8 @@ export class Transport {
     params: unknown,
     options?: RequestOptions,
   ): APIPromise<Output> {
-    return apiPromise<Output>(this.#send(endpoint, params, options));
+    const handOver: HandOver = {};
+    return apiPromise<Output>(this.#send(endpoint, params, options, handOver), handOver);
   }
 
   /**
@@ -103,8 +104,9 @@ export class Transport {
     endpoint: Endpoint<Input, Output>,
     params: unknown,
     options: RequestOptions | undefined,
+    handOver: HandOver,
   ): Promise<Call> {
-    const kyOptions = this.#prepare(endpoint, params, options);
+    const kyOptions = this.#prepare(endpoint, params, options, handOver);
     const { call } = kyOptions;
     const log = this.#config.log;
     try {
@@ -144,7 +146,9 @@ export class Transport {
    */
   #dispatch(kyOptions: CallOptions): Promise<unknown> {
     const { call } = kyOptions;
-    return this.#ky(this.#config.baseUrl + call.site.path, kyOptions).json(call.endpoint.output);
+    const sent = this.#ky(this.#config.baseUrl + call.site.path, kyOptions);
+    // Read once the answer is in: by then the caller has asked for it raw (`asResponse()`) or not.
+    return sent.then(() => (call.unread ? undefined : sent.json(call.endpoint.output)));
   }
 
   /**
@@ -155,6 +159,7 @@ export class Transport {
     endpoint: Endpoint<Input, Output>,
     params: unknown,
     rawOptions: RequestOptions | undefined,
+    handOver: HandOver,
   ): CallOptions {
     const input = validate(endpoint.input, params);
     if (!input.ok) throw new RequestValidationError(`${endpoint.name} params`, input.issues);
@@ -204,6 +209,7 @@ export class Transport {
         retryBudget: this.#config.retryBudget,
         clientWait: this.#config.clientWait,
         caller: this.#config.caller,
+        handOver,
       },
     );
     const kyOptions: CallOptions = { method, call };
