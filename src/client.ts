@@ -6,7 +6,27 @@ import {
   type CustomRequestOptions,
   sendCustomRequest,
 } from './core/custom-request.js';
-import { ConfigurationError, cut } from './core/errors/index.js';
+import {
+  AgentChatError,
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConfigurationError,
+  ConflictError,
+  cut,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RedirectError,
+  RequestValidationError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from './core/errors/index.js';
 import { createLog, isLogLevel, logsAt } from './core/logger.js';
 import type { Caller } from './core/middleware.js';
 import { type ClientOptions, clientOptionsSchema, urlCharacters } from './core/options.js';
@@ -79,6 +99,46 @@ interface Family {
  * ```
  */
 export class Client {
+  // The error classes, also reachable from the class as openai-node's users expect
+  // (`error instanceof Client.NotFoundError`); set below the class. OAuthError is not among them:
+  // it would put the OAuth provider's error into every app, which only clientCredentials() throws.
+  /** {@link AgentChatError}, as a static member. */
+  declare static readonly AgentChatError: typeof AgentChatError;
+  /** {@link ConfigurationError}, as a static member. */
+  declare static readonly ConfigurationError: typeof ConfigurationError;
+  /** {@link APIError}, as a static member. */
+  declare static readonly APIError: typeof APIError;
+  /** {@link BadRequestError}, as a static member. */
+  declare static readonly BadRequestError: typeof BadRequestError;
+  /** {@link AuthenticationError}, as a static member. */
+  declare static readonly AuthenticationError: typeof AuthenticationError;
+  /** {@link PermissionDeniedError}, as a static member. */
+  declare static readonly PermissionDeniedError: typeof PermissionDeniedError;
+  /** {@link NotFoundError}, as a static member. */
+  declare static readonly NotFoundError: typeof NotFoundError;
+  /** {@link ConflictError}, as a static member. */
+  declare static readonly ConflictError: typeof ConflictError;
+  /** {@link UnprocessableEntityError}, as a static member. */
+  declare static readonly UnprocessableEntityError: typeof UnprocessableEntityError;
+  /** {@link RateLimitError}, as a static member. */
+  declare static readonly RateLimitError: typeof RateLimitError;
+  /** {@link InternalServerError}, as a static member. */
+  declare static readonly InternalServerError: typeof InternalServerError;
+  /** {@link APIConnectionError}, as a static member. */
+  declare static readonly APIConnectionError: typeof APIConnectionError;
+  /** {@link APITimeoutError}, as a static member. */
+  declare static readonly APITimeoutError: typeof APITimeoutError;
+  /** {@link APIUserAbortError}, as a static member. */
+  declare static readonly APIUserAbortError: typeof APIUserAbortError;
+  /** {@link RedirectError}, as a static member. */
+  declare static readonly RedirectError: typeof RedirectError;
+  /** {@link ResponseTooLargeError}, as a static member. */
+  declare static readonly ResponseTooLargeError: typeof ResponseTooLargeError;
+  /** {@link RequestValidationError}, as a static member. */
+  declare static readonly RequestValidationError: typeof RequestValidationError;
+  /** {@link ResponseValidationError}, as a static member. */
+  declare static readonly ResponseValidationError: typeof ResponseValidationError;
+
   /** Create and read projects. */
   readonly projects: Projects;
   /** Chat with a project's agent. */
@@ -269,6 +329,29 @@ export class Client {
 }
 
 /** The retry budget the option asks for: the defaults, tuned, or none. */
+for (const error of [
+  AgentChatError,
+  ConfigurationError,
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  RedirectError,
+  ResponseTooLargeError,
+  RequestValidationError,
+  ResponseValidationError,
+]) {
+  (Client as unknown as Record<string, unknown>)[error.errorName] = error;
+}
+
 function createRetryBudget(option: ClientOptions['retryBudget']): RetryBudget | undefined {
   if (option === false) return undefined;
   const defaults = retryDefaults.retryBudget;

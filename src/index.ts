@@ -36,6 +36,7 @@ export {
   type CallSite,
   ConfigurationError,
   ConflictError,
+  type ErrorJSON,
   InternalServerError,
   isAgentChatError,
   isAPIError,

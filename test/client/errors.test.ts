@@ -186,6 +186,23 @@ describe('error guards', () => {
     }
   });
 
+  it('are static members of Client too, every one but OAuthError, as openai-node users expect', () => {
+    const errorClasses = Object.entries(sdk).filter(
+      ([, value]) => typeof value === 'function' && value.prototype instanceof Error,
+    );
+    const statics = Object.fromEntries(
+      errorClasses.map(([name]) => [
+        name,
+        (sdk.Client as unknown as Record<string, unknown>)[name],
+      ]),
+    );
+    const { OAuthError, ...expected } = Object.fromEntries(errorClasses);
+    expect(OAuthError).toBeTypeOf('function');
+    expect(statics).toEqual({ ...expected, OAuthError: undefined });
+    expect(sdk.Client.NotFoundError).toBe(NotFoundError);
+    expect(sdk.Client.ConfigurationError).toBe(sdk.ConfigurationError);
+  });
+
   it('serialise to JSON without headers', async () => {
     const error = await client()
       .projects.get('missing')

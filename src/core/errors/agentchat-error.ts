@@ -89,15 +89,58 @@ export class AgentChatError extends Error {
     return Array.isArray(kinds) && kinds.includes((this as unknown as ErrorClass).errorName);
   }
 
-  /** A plain object of the error's name, message and public fields, for structured logs. */
-  toJSON(): Record<string, unknown> {
+  /**
+   * A plain object of the error's name, message and public fields, for structured logs, typed by
+   * the error's class (a {@link NotFoundError}'s has `status: 404`).
+   *
+   * @example
+   * ```ts
+   * try {
+   *   await client.projects.get('proj_123');
+   * } catch (error) {
+   *   if (error instanceof NotFoundError) {
+   *     const json = error.toJSON(); // { name, message, status: 404, requestId, body, type, code }
+   *     console.error(JSON.stringify(json));
+   *   }
+   * }
+   * ```
+   */
+  toJSON(): ErrorJSON<this> {
     const json: Record<string, unknown> = { name: this.name, message: this.message };
     for (const [key, value] of Object.entries(this)) {
       if (key !== 'headers' && key !== 'cause') json[key] = value;
     }
-    return json;
+    return json as ErrorJSON<this>;
   }
 }
+
+/**
+ * What `toJSON()` gives for an error of class `E`: its name and message, whether the retry budget
+ * ended the call, and the class's own public fields (`status`, `requestId`, `issues`, ...), less
+ * the response headers (large, and read on the error itself) and the `cause`.
+ *
+ * @example
+ * ```ts
+ * function logNotFound(error: NotFoundError): void {
+ *   const json: ErrorJSON<NotFoundError> = error.toJSON();
+ *   console.error(json.name, json.status, json.requestId); // NotFoundError 404 req_…
+ * }
+ * ```
+ */
+export type ErrorJSON<E extends AgentChatError> = {
+  /** The error's class name, such as `NotFoundError`. */
+  readonly name: string;
+  /** The error's message. */
+  readonly message: string;
+  /** Present, and true, on an error that ended its call because the retry budget was spent. */
+  readonly retryBudgetExhausted?: true;
+} & {
+  readonly [K in Exclude<keyof E, keyof AgentChatError | 'headers'> as E[K] extends (
+    ...args: never[]
+  ) => unknown
+    ? never
+    : K]: E[K];
+};
 
 /** The longest message an error has, in characters. */
 const MAX_MESSAGE_LENGTH = 1_000;

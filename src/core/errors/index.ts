@@ -5,6 +5,7 @@ export {
   type CallSite,
   cut,
   describeCall,
+  type ErrorJSON,
 } from './agentchat-error.js';
 export { APIError, type APIErrorDetails } from './api-error.js';
 export { ConfigurationError } from './configuration-error.js';
