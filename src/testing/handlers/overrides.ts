@@ -13,8 +13,11 @@ import { assertKnownOptions } from '../options.js';
 import type { StoredProject } from '../store/projects.js';
 
 /**
- * What an override of one operation is given and answers.
+ * What an override of one operation is given and answers: the shape of each entry of
+ * {@link MockOperations}, which is where to read it. Exported for 1.x code that names it; a helper
+ * type of the test kit that your code need not name, left out of the reference.
  *
+ * @hidden
  * @example
  * ```ts
  * type ChatOverride = OperationShape<ProjectParams, StoredProject | undefined, ChatReply>;
@@ -30,8 +33,11 @@ export interface OperationShape<Params, Target, Body> {
 }
 
 /**
- * The path parameters of the operations under a project.
+ * The path parameters of the operations under a project: `{ id }`, as an override's `params`
+ * has them. Exported for 1.x code that names it; a helper type of the test kit that your code
+ * need not name, left out of the reference.
  *
+ * @hidden
  * @example
  * ```ts
  * const params: ProjectParams = { id: 'proj_123' };
