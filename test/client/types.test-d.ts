@@ -9,9 +9,11 @@ import {
   type ChatReply,
   Client,
   type ClientCredentialsOptions,
+  type ConfigurationError,
   type ConflictError,
   type CreatedProject,
   clientCredentials,
+  type ErrorJSON,
   type InternalServerError,
   type Middleware,
   type MiddlewareContext,
@@ -70,6 +72,31 @@ describe('types', () => {
     // Narrowing by instanceof gives the literal.
     const narrow = (error: unknown) => (error instanceof NotFoundError ? error.status : undefined);
     expectTypeOf(narrow).returns.toEqualTypeOf<404 | undefined>();
+  });
+
+  it('types toJSON() by the error class, and offers the classes on Client', () => {
+    const notFound = {} as NotFoundError;
+    expectTypeOf(notFound.toJSON().status).toEqualTypeOf<404>();
+    expectTypeOf(notFound.toJSON().requestId).toEqualTypeOf<string | undefined>();
+    expectTypeOf(notFound.toJSON().name).toEqualTypeOf<string>();
+    expectTypeOf(notFound.toJSON()).toEqualTypeOf<ErrorJSON<NotFoundError>>();
+    // Neither methods nor the headers are in it.
+    expectTypeOf(notFound.toJSON()).not.toHaveProperty('headers');
+    expectTypeOf(notFound.toJSON()).not.toHaveProperty('toJSON');
+    expectTypeOf<ReturnType<RateLimitError['toJSON']>['retryAfter']>().toEqualTypeOf<
+      number | undefined
+    >();
+    expectTypeOf(Client.NotFoundError).toEqualTypeOf<typeof NotFoundError>();
+    expectTypeOf(Client.ConfigurationError).toEqualTypeOf<typeof ConfigurationError>();
+    // @ts-expect-error OAuthError is not on Client: it would weigh on every app without OAuth
+    void Client.OAuthError;
+  });
+
+  it('offers the raw response, unread, through asResponse()', () => {
+    expectTypeOf(client.projects.get('p').asResponse()).resolves.toEqualTypeOf<Response>();
+    expectTypeOf(
+      client.chat.send({ projectId: 'p', message: 'm' }).asResponse(),
+    ).resolves.toEqualTypeOf<Response>();
   });
 
   it('refuses wrong calls at compile time', () => {
