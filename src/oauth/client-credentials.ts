@@ -7,8 +7,8 @@ import * as z from 'zod/mini';
 import { ClientWait } from '../core/client-wait.js';
 import type { ApiKeyContext, ApiKeyFunction } from '../core/credential.js';
 import {
-  AgentChatError,
   APIError,
+  ConfigurationError,
   OAuthError,
   ResponseValidationError,
 } from '../core/errors/index.js';
@@ -316,7 +316,7 @@ function isTokenCache(value: unknown): boolean {
  * retried with the client's backoff, then gives {@link APIConnectionError} or the status's
  * {@link APIError}. Nothing reaches the service without a token.
  *
- * @throws {@link AgentChatError} when an option is missing or invalid.
+ * @throws {@link ConfigurationError} when an option is missing or invalid, at once.
  * @example
  * ```ts
  * import { Client, clientCredentials } from 'agentchat';
@@ -337,7 +337,7 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
     ? conflicts(checked.data)
     : checked.issues.map((issue) => `${issue.path}: ${issue.message}`);
   if (!checked.ok || problems.length > 0) {
-    throw new AgentChatError(`Invalid clientCredentials options: ${problems.join('; ')}`);
+    throw new ConfigurationError(`Invalid clientCredentials options: ${problems.join('; ')}`);
   }
   const settings = checked.data;
   const authMethod = authMethodOf(settings);

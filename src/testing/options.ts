@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { closest } from '../internal/closest.js';
 import type { MockAgent } from './agent.js';
 import { assertMilliseconds } from './http/wait.js';
@@ -61,7 +62,7 @@ export interface MockServiceOptions {
   /**
    * Projects the store holds from the start, and again after each {@link MockService.reset}:
    * fixtures a test need not create through the API. Checked at once: a seed off the service's
-   * shape throws a TypeError naming the seed and the field.
+   * shape throws a ConfigurationError naming the seed and the field.
    *
    * @default none
    * @example
@@ -153,10 +154,10 @@ export interface ServiceBase {
  * Checks every option at once, so a mistake throws from `createMockService` rather than
  * surfacing as a confusing answer mid-test.
  *
- * @throws TypeError for an unknown option, a `baseUrl` that is not an absolute URL, a list that
- * is not an array of strings, a project seed off the service's shape or an `agent` that is not a
- * function; RangeError for a negative latency, or a token lifetime, body limit or log limit that
- * is not a positive whole number.
+ * @throws ConfigurationError for an unknown option, a `baseUrl` that is not an absolute URL, a list
+ * that is not an array of strings, a project seed off the service's shape, an `agent` that is not
+ * a function, a negative latency, or a token lifetime, body limit or log limit that is not a
+ * positive whole number.
  * @example
  * ```ts
  * const { base } = checkServiceOptions({ baseUrl: 'https://x.test/api/' });
@@ -166,7 +167,7 @@ export interface ServiceBase {
 export function checkServiceOptions(options: MockServiceOptions) {
   assertKnownOptions(options, SERVICE_OPTION_NAMES, 'createMockService');
   if (options.agent !== undefined && typeof options.agent !== 'function') {
-    throw new TypeError(`agent must be a function, got ${typeof options.agent}`);
+    throw new ConfigurationError(`agent must be a function, got ${typeof options.agent}`);
   }
   const latencyMs = options.latencyMs ?? SERVICE_DEFAULTS.latencyMs;
   assertMilliseconds(latencyMs, 'latencyMs');
@@ -187,11 +188,11 @@ export function checkServiceOptions(options: MockServiceOptions) {
   );
   for (const name of ['apiKeys', 'oauthClients', 'corsOrigins'] as const) {
     if (options[name] !== undefined && !Array.isArray(options[name])) {
-      throw new TypeError(`${name} must be an array, got ${typeof options[name]}`);
+      throw new ConfigurationError(`${name} must be an array, got ${typeof options[name]}`);
     }
   }
   if (options.apiKeys?.some((key) => typeof key !== 'string')) {
-    throw new TypeError('apiKeys must be an array of strings');
+    throw new ConfigurationError('apiKeys must be an array of strings');
   }
   return {
     base: parseBaseUrl(options.baseUrl ?? SERVICE_DEFAULTS.baseUrl),
@@ -204,9 +205,9 @@ export function checkServiceOptions(options: MockServiceOptions) {
 }
 
 /**
- * `value` when it is a whole number above 0, else a RangeError naming the option.
+ * `value` when it is a whole number above 0, else a ConfigurationError naming the option.
  *
- * @throws RangeError such as `maxRequestBytes must be a whole number of bytes > 0, got -1`
+ * @throws ConfigurationError such as `maxRequestBytes must be a whole number of bytes > 0, got -1`
  * @example
  * ```ts
  * positiveWhole(30_000, 'requestTimeoutMs', 'milliseconds'); // 30000
@@ -214,7 +215,7 @@ export function checkServiceOptions(options: MockServiceOptions) {
  */
 export function positiveWhole(value: number, name: string, unit: string): number {
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new RangeError(`${name} must be a whole number of ${unit} > 0, got ${value}`);
+    throw new ConfigurationError(`${name} must be a whole number of ${unit} > 0, got ${value}`);
   }
   return value;
 }
@@ -223,7 +224,7 @@ export function positiveWhole(value: number, name: string, unit: string): number
  * Refuses an option the function does not take (or a field an object does not have), which would
  * otherwise be silently ignored, and suggests the one probably meant.
  *
- * @throws TypeError such as `createMockService has no option "project"; did you mean "projects"?`
+ * @throws ConfigurationError such as `createMockService has no option "project"; did you mean "projects"?`
  * @example
  * ```ts
  * assertKnownOptions({ ports: 4010 }, ['port', 'host'], 'startMockServer');
@@ -237,14 +238,14 @@ export function assertKnownOptions(
   noun = 'option',
 ): void {
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(
+    throw new ConfigurationError(
       `${owner} takes an options object, got ${options === null ? 'null' : typeof options}`,
     );
   }
   for (const name of Object.keys(options)) {
     if (known.includes(name)) continue;
     const meant = closest(name, known);
-    throw new TypeError(
+    throw new ConfigurationError(
       `${owner} has no ${noun} ${JSON.stringify(name)}; ${
         meant ? `did you mean ${JSON.stringify(meant)}?` : `its ${noun}s are ${known.join(', ')}`
       }`,
@@ -258,7 +259,7 @@ export function assertKnownOptions(
  */
 function parseBaseUrl(baseUrl: string): ServiceBase {
   if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) {
-    throw new TypeError(`baseUrl must be an absolute URL, got ${JSON.stringify(baseUrl)}`);
+    throw new ConfigurationError(`baseUrl must be an absolute URL, got ${JSON.stringify(baseUrl)}`);
   }
   const { origin, pathname } = new URL(baseUrl);
   const basePath = pathname.replace(/\/+$/, '');

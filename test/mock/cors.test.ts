@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
 import { create, send } from '../helpers/send-to-mock.js';
 
@@ -69,7 +70,7 @@ describe('CORS', () => {
 
   it('refuses corsOrigins entries that are not origins', () => {
     for (const origin of ['localhost:5173', 'http://localhost:5173/', 'http://a.test/app', '*']) {
-      expect(() => createMockService({ corsOrigins: [origin] })).toThrow(TypeError);
+      expect(() => createMockService({ corsOrigins: [origin] })).toThrow(ConfigurationError);
     }
   });
 });

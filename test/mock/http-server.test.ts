@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import {
   registerMockScenarios,
@@ -191,7 +192,7 @@ describe('startMockServer', () => {
   });
 
   it('refuses a port outside 0–65535 before listening', async () => {
-    await expect(startMockServer({ port: 70_000 })).rejects.toThrow(RangeError);
+    await expect(startMockServer({ port: 70_000 })).rejects.toThrow(ConfigurationError);
     await expect(startMockServer({ port: 1.5 })).rejects.toThrow(/integer from 0 to 65535/);
   });
 
@@ -200,7 +201,7 @@ describe('startMockServer', () => {
     const port = Number(new URL(probe.url).port);
     await probe.close();
 
-    await expect(startMockServer({ port, latencyMs: -1 })).rejects.toThrow(RangeError);
+    await expect(startMockServer({ port, latencyMs: -1 })).rejects.toThrow(ConfigurationError);
     const again = await startMockServer({ port });
     await again.close();
   });

@@ -5,7 +5,7 @@
  * process, its memory read from outside.
  */
 import { describe, expect, it } from 'vitest';
-import { APIError } from '../../src/index.js';
+import { APIError, ConfigurationError } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
 import { create, errorOf, send } from '../helpers/send-to-mock.js';
 import { useMockService } from '../helpers/use-mock-service.js';
@@ -83,7 +83,7 @@ describe('maxRequestBytes', () => {
   });
 
   it('refuses a limit that is not a positive whole number', () => {
-    expect(() => createMockService({ maxRequestBytes: 0 })).toThrow(RangeError);
+    expect(() => createMockService({ maxRequestBytes: 0 })).toThrow(ConfigurationError);
     expect(() => createMockService({ requestLogLimit: 1.5 })).toThrow(
       'requestLogLimit must be a whole number of requests > 0, got 1.5',
     );

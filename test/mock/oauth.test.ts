@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
 import { createMockService, type MockServiceOptions } from '../../src/testing/index.js';
 import { basicCredentials } from '../helpers/mock-scenarios.js';
 import { create, errorOf, send } from '../helpers/send-to-mock.js';
@@ -254,7 +255,7 @@ describe('access tokens at the service', () => {
 
     expect(mock.oauth.revokeToken(first)).toBe(true);
     expect(mock.oauth.revokeToken('at_never_issued')).toBe(false);
-    expect(() => mock.oauth.revokeToken(undefined as never)).toThrow(TypeError);
+    expect(() => mock.oauth.revokeToken(undefined as never)).toThrow(ConfigurationError);
     expect((await errorOf(await create(mock, { authorization: `Bearer ${first}` }))).message).toBe(
       'The access token was revoked',
     );
@@ -309,7 +310,7 @@ describe('token endpoint options', () => {
   it('refuses an invalid client list or token lifetime', () => {
     expect(() =>
       createMockService({ oauthClients: [{ clientId: '', clientSecret: 'x' }] }),
-    ).toThrow(TypeError);
+    ).toThrow(ConfigurationError);
     expect(() =>
       createMockService({ oauthClients: [{ clientId: 'a', clientSecret: '' }] }),
     ).toThrow(/clientSecret of "a"/);
@@ -320,7 +321,9 @@ describe('token endpoint options', () => {
       'oauthClients must be an array',
     );
     for (const lifetime of [0, -1, 1.5, Number.NaN]) {
-      expect(() => createMockService({ tokenLifetimeSeconds: lifetime })).toThrow(RangeError);
+      expect(() => createMockService({ tokenLifetimeSeconds: lifetime })).toThrow(
+        ConfigurationError,
+      );
     }
   });
 });

@@ -7,8 +7,8 @@ import { inspect } from 'node:util';
 import { decodeJwt, decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
-  AgentChatError,
   type ClientCredentialsOptions,
+  ConfigurationError,
   clientCredentials,
   OAuthError,
   type TokenCache,
@@ -91,7 +91,7 @@ describe('checking the options when the provider is made', () => {
     ],
   ])('refuses %s, saying what to do', (_, options, message) => {
     const error = makeError(options);
-    expect(error).toBeInstanceOf(AgentChatError);
+    expect(error).toBeInstanceOf(ConfigurationError);
     expect(error?.message).toContain(message);
   });
 

@@ -6,9 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  AgentChatError,
   Client,
   type ClientCredentialsOptions,
+  ConfigurationError,
   clientCredentials,
   OAuthError,
   type TokenCache,
@@ -398,7 +398,7 @@ describe('clientCredentials({ cache })', () => {
       expect(() =>
         clientCredentials({ tokenUrl, ...credentials, cache: cache as unknown as TokenCache }),
       ).toThrow(
-        new AgentChatError(
+        new ConfigurationError(
           'Invalid clientCredentials options: cache: expected an object with get and set functions, and optionally lease',
         ),
       );

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { errorResponse } from './service-error.js';
 
 /** Headers every cross-origin answer lets the page read, whether or not this one carries them. */
@@ -48,7 +49,7 @@ export interface CorsPolicy {
  * `onRefused` hears of each request from an origin not allowed, which a browser then blocks
  * with no more than "Failed to fetch" for the page to read.
  *
- * @throws TypeError when an entry is not an origin such as `http://localhost:5173`.
+ * @throws ConfigurationError when an entry is not an origin such as `http://localhost:5173`.
  * @example
  * ```ts
  * const cors = createCorsPolicy(['http://localhost:5173']);
@@ -116,7 +117,7 @@ function exposedHeaders(response: Response): string[] {
 
 function assertOrigin(origin: string): string {
   if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
-    throw new TypeError(
+    throw new ConfigurationError(
       `corsOrigins entries must be origins such as "http://localhost:5173", got ${JSON.stringify(origin)}`,
     );
   }

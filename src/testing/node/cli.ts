@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { describeParseArgsError, isParseArgsError } from '../../internal/command-line.js';
 import { VERSION } from '../../version.js';
 import type { MockAgent } from '../agent.js';
@@ -107,8 +108,9 @@ export async function runMockCli(args: readonly string[], output: CliOutput): Pr
     server = await startHookedMockServer(options, { onCorsRefusal });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    // The service refuses an option value (an origin, a base path) with TypeError or RangeError.
-    if (error instanceof TypeError || error instanceof RangeError) {
+    // The service refuses an option value (an origin, a base path) with ConfigurationError: the
+    // command line's to correct, like a flag parseArgs refuses.
+    if (error instanceof ConfigurationError) {
       output.err(`agentchat-mock: ${message} (see agentchat-mock --help)`);
       return { kind: 'exit', code: 2 };
     }
