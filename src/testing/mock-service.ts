@@ -1,5 +1,6 @@
 import { type HttpHandler, http } from 'msw';
 import { ConfigurationError } from '../core/errors/configuration-error.js';
+import { warnDeprecated } from '../internal/deprecated.js';
 import { builtInAgent } from './agent.js';
 import { applyFault } from './faults/apply-fault.js';
 import type { Fault, FaultAnswer } from './faults/fault.js';
@@ -63,7 +64,22 @@ export interface MockService {
    * The latest requests received under {@link MockService.baseUrl} (1000 unless the
    * `requestLogLimit` option says otherwise), oldest first, rejected and faulted ones and token
    * requests included, each body kept up to 16 KiB. CORS preflights are not service requests and
-   * are left out.
+   * are left out. A new array at each call: later requests are not added to one already read.
+   *
+   * @example
+   * ```ts
+   * await client.projects.create({ name: 'Demo', agentId: 'agent_1' });
+   * expect(mock.requestLog().map(({ method, path }) => `${method} ${path}`)).toEqual([
+   *   'POST /api/v1/projects',
+   * ]);
+   * ```
+   */
+  requestLog(): RecordedRequest[];
+  /**
+   * The latest requests received, as {@link MockService.requestLog} answers them.
+   *
+   * @deprecated Use `mock.requestLog()`, a method like `mock.projects()` and
+   * `mock.oauth.tokens()`. Kept until 2.0.
    */
   readonly requests: readonly RecordedRequest[];
   /** The token endpoint's issued access tokens, and controls to end them early. */
@@ -207,7 +223,9 @@ export function createHookedMockService(
   const {
     base,
     latencyMs: initialLatency,
-    tokenLifetimeSeconds,
+    tokenLifetimeMs,
+    allowedOrigins,
+    allowedOriginsName,
     maxRequestBytes,
     requestLogLimit,
     projects: seeded,
@@ -217,10 +235,10 @@ export function createHookedMockService(
   const overrides = createOverrides();
   const oauth = {
     clients: createClientRegistry(options.oauthClients),
-    tokens: createTokenStore(tokenLifetimeSeconds),
+    tokens: createTokenStore(tokenLifetimeMs),
   };
   const checkBearer = createBearerCheck(options.apiKeys, oauth.tokens);
-  const cors = createCorsPolicy(options.corsOrigins, hooks.onCorsRefusal);
+  const cors = createCorsPolicy(allowedOrigins, hooks.onCorsRefusal, allowedOriginsName);
   const idempotency = createIdempotencyRecords();
   const faults = createFaultQueue();
   const log = createRequestLog(requestLogLimit);
@@ -395,7 +413,9 @@ export function createHookedMockService(
   return {
     baseUrl: base.url,
     handlers,
+    requestLog: () => log.list(),
     get requests() {
+      warnDeprecated('mock.requests', 'mock.requestLog()');
       return log.list();
     },
     oauth: {

@@ -79,7 +79,7 @@ describe('faults', () => {
     mock.enqueue({ kind: 'hang' }, { kind: 'status', status: 500 });
 
     const hanging = create(mock);
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(mock.requestLog()).toHaveLength(1));
     mock.reset();
 
     expect((await hanging).type).toBe('error');
@@ -101,7 +101,11 @@ describe('faults', () => {
       body: { message: 'Hi' },
     });
     expect(chat.status).toBe(500);
-    expect(mock.requests.map((request) => request.fault)).toEqual(['status', undefined, 'status']);
+    expect(mock.requestLog().map((request) => request.fault)).toEqual([
+      'status',
+      undefined,
+      'status',
+    ]);
   });
 
   it('with a path, leave the requests to other paths to the faults behind them', async () => {

@@ -43,7 +43,7 @@ describe('createMockService options', () => {
     expect(
       await getResponse([...mock.handlers], new Request('https://agentchat.test/apix/v1/projects')),
     ).toBeUndefined();
-    expect(mock.requests).toEqual([]);
+    expect(mock.requestLog()).toEqual([]);
   });
 
   it('answers 404 for the base URL itself', async () => {
@@ -57,7 +57,7 @@ describe('createMockService options', () => {
       'apiKeys must be an array, got string',
     );
     expect(() => createMockService({ apiKeys: [42 as never] })).toThrow(ConfigurationError);
-    expect(() => createMockService({ corsOrigins: 'http://a.test' as never })).toThrow(
+    expect(() => createMockService({ allowedOrigins: 'http://a.test' as never })).toThrow(
       ConfigurationError,
     );
   });

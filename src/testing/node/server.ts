@@ -182,7 +182,11 @@ export async function startHookedMockServer(
       { ...serviceOptions, baseUrl: url + normalizeBasePath(basePath) },
       hooks,
     );
-    cors = createCorsPolicy(serviceOptions.corsOrigins, hooks.onCorsRefusal);
+    // Checked by the service just now, which refuses both names at once.
+    cors = createCorsPolicy(
+      serviceOptions.allowedOrigins ?? serviceOptions.corsOrigins,
+      hooks.onCorsRefusal,
+    );
   } catch (error) {
     await closeServer(server);
     throw error;
