@@ -66,9 +66,13 @@ describe('checking the options when the provider is made', () => {
     [
       'neither issuer nor tokenUrl',
       { clientId: 'svc', clientSecret: 's' },
-      'tokenUrl: required, or give issuer',
+      'tokenUrl: required; pass the tokenUrl option or set AGENTCHAT_TOKEN_URL, or give issuer',
     ],
-    ['no credential', { ...base }, 'clientSecret: required, or give privateKey'],
+    [
+      'no credential',
+      { ...base },
+      'clientSecret: required; pass the clientSecret option or set AGENTCHAT_CLIENT_SECRET, or give privateKey',
+    ],
     [
       'two credentials',
       { ...base, clientSecret: 's', clientAssertion: () => 'a' },
