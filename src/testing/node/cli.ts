@@ -236,7 +236,7 @@ async function readSeed(file: string): Promise<ProjectSeed[]> {
   try {
     const seed = JSON.parse(text) as { projects?: ProjectSeed[] };
     assertKnownOptions(seed, ['projects'], 'A seed file', 'field');
-    if (!Array.isArray(seed.projects)) throw new TypeError('expected {"projects": [...]}');
+    if (!Array.isArray(seed.projects)) throw new ConfigurationError('expected {"projects": [...]}');
     seedProjects(seed.projects);
     return seed.projects;
   } catch (error) {
