@@ -17,9 +17,8 @@ const client = new Client({
   baseUrl,
   logLevel: 'warn',
   apiKey: clientCredentials({
+    // The client id and secret are read from AGENTCHAT_CLIENT_ID and AGENTCHAT_CLIENT_SECRET.
     tokenUrl: process.env.AGENTCHAT_TOKEN_URL ?? `${baseUrl}/oauth/token`,
-    clientId: process.env.AGENTCHAT_CLIENT_ID ?? '',
-    clientSecret: process.env.AGENTCHAT_CLIENT_SECRET ?? '',
     cache: redis.cache,
   }),
 });

@@ -11,10 +11,9 @@
 import { Client, clientCredentials, OAuthError } from 'agentchat';
 
 const baseUrl = process.env.AGENTCHAT_BASE_URL ?? 'http://127.0.0.1:4010/api';
+// The client id and secret are read from AGENTCHAT_CLIENT_ID and AGENTCHAT_CLIENT_SECRET.
 const apiKey = clientCredentials({
   tokenUrl: process.env.AGENTCHAT_TOKEN_URL ?? `${baseUrl}/oauth/token`,
-  clientId: process.env.AGENTCHAT_CLIENT_ID ?? '',
-  clientSecret: process.env.AGENTCHAT_CLIENT_SECRET ?? '',
   scope: 'projects chat',
 });
 const client = new Client({ apiKey, baseUrl });

@@ -54,7 +54,7 @@ try {
   const report = {
     project: project.id,
     spans: exporter.getFinishedSpans().map(describe),
-    traceparentsReceived: mock.service.requests.map((request) => request.headers.traceparent),
+    traceparentsReceived: mock.service.requestLog().map((request) => request.headers.traceparent),
   };
   console.log(JSON.stringify(report, null, 2));
 } finally {

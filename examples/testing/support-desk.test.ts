@@ -57,7 +57,7 @@ describe('askSupport', () => {
 
     expect(result.fromAgent).toBe(true);
     // The create failed twice and succeeded on its third attempt, each with the same key.
-    const creates = mock.requests.filter((r) => r.path.endsWith('/v1/projects'));
+    const creates = mock.requestLog().filter((r) => r.path.endsWith('/v1/projects'));
     expect(creates.map((r) => r.status)).toEqual([undefined, 503, 201]);
     expect(new Set(creates.map((r) => r.headers['idempotency-key'])).size).toBe(1);
   });
@@ -74,7 +74,7 @@ describe('askSupport', () => {
     const result = await askSupport(client, 'cust_9', 'Is there an outage?');
 
     expect(result).toMatchObject({ fromAgent: false, answer: UNAVAILABLE, followUps: [] });
-    expect(mock.requests.map((r) => r.status)).toEqual([201, 503, 503, 503]);
+    expect(mock.requestLog().map((r) => r.status)).toEqual([201, 503, 503, 503]);
   });
 
   it('offers at most three follow-ups, and only those it can show as text', async () => {

@@ -7,14 +7,15 @@ import * as z from 'zod/mini';
 import { ClientWait } from '../core/client-wait.js';
 import type { ApiKeyContext, ApiKeyFunction } from '../core/credential.js';
 import {
-  AgentChatError,
   APIError,
+  ConfigurationError,
   OAuthError,
   ResponseValidationError,
 } from '../core/errors/index.js';
 import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
 import { Transport, type TransportConfig } from '../core/transport.js';
 import { validate } from '../core/validation.js';
+import { readEnv } from '../internal/env.js';
 import { userAgent } from '../internal/platform.js';
 import { MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
 import {
@@ -40,14 +41,15 @@ import {
 /**
  * Options for {@link clientCredentials}: where tokens come from (`tokenUrl`, or `issuer` to find
  * it), who asks (`clientId` and one credential: `clientSecret`, `privateKey` or
- * `clientAssertion`), and what for (`scope`, `audience`, `resource`).
+ * `clientAssertion`), and what for (`scope`, `audience`, `resource`). An option left out is read
+ * from its environment variable, as `agentchat-mcp` reads them (see {@link clientCredentials}).
  *
  * @example
  * ```ts
  * const options: ClientCredentialsOptions = {
  *   tokenUrl: 'https://auth.example.com/oauth/token',
  *   clientId: 'my-service',
- *   clientSecret: process.env.AGENTCHAT_CLIENT_SECRET ?? '',
+ *   clientSecret: 's3cret', // or leave it out, and set AGENTCHAT_CLIENT_SECRET
  *   scope: 'projects chat',
  * };
  * const client = new Client({ apiKey: clientCredentials(options), baseUrl: 'https://host/api' });
@@ -57,7 +59,7 @@ export interface ClientCredentialsOptions {
   /**
    * The token endpoint, an absolute http(s) URL such as `https://auth.example.com/oauth/token`.
    * Give either this or `issuer`.
-   * @default none: required unless `issuer` is given
+   * @default `AGENTCHAT_TOKEN_URL` when neither this nor `issuer` is given; required unless `issuer` is given
    */
   tokenUrl?: string | undefined;
   /**
@@ -66,18 +68,20 @@ export interface ClientCredentialsOptions {
    * is read from its metadata (RFC 8414, then OpenID Connect Discovery), once per provider and
    * again only after a failure. A document naming another issuer is refused with
    * {@link OAuthError} (the mix-up defence), and nothing is sent.
-   * @default none: required unless `tokenUrl` is given
+   * @default `AGENTCHAT_ISSUER` when neither this nor `tokenUrl` is given
    */
   issuer?: string | undefined;
   /**
-   * The client identifier the authorization server issued.
-   * @default none: required
+   * The client identifier the authorization server issued. Required by this type, as it always
+   * was; `clientCredentials` itself also takes options without it, and reads
+   * `AGENTCHAT_CLIENT_ID` then.
+   * @default `AGENTCHAT_CLIENT_ID`: required, here or there
    */
   clientId: string;
   /**
    * The client secret, for `client_secret_basic` and `client_secret_post`. Never logged, never
    * shown in an error or an inspected object.
-   * @default none: give this, `privateKey` or `clientAssertion`
+   * @default `AGENTCHAT_CLIENT_SECRET` when no credential is given; else give this, `privateKey` or `clientAssertion`
    */
   clientSecret?: string | undefined;
   /**
@@ -90,18 +94,18 @@ export interface ClientCredentialsOptions {
   /**
    * The key's identifier, sent as the assertion's `kid`, when the server holds several keys for
    * the client.
-   * @default none: no `kid`
+   * @default `AGENTCHAT_KEY_ID` with a `privateKey`, else no `kid`
    */
   keyId?: string | undefined;
   /**
    * The base64url SHA-256 thumbprint of the certificate registered for the key, sent as the
    * assertion's `x5t#S256` header, as Entra ID asks.
-   * @default none: no `x5t#S256`
+   * @default `AGENTCHAT_CERTIFICATE_THUMBPRINT` with a `privateKey`, else no `x5t#S256`
    */
   certificateThumbprint?: string | undefined;
   /**
    * The algorithm assertions are signed with.
-   * @default the key's own (a JWK's `alg` or curve, a CryptoKey's algorithm, a PEM's key type), else 'RS256'
+   * @default `AGENTCHAT_KEY_ALGORITHM` with a `privateKey`, else the key's own (a JWK's `alg` or curve, a CryptoKey's algorithm, a PEM's key type), else 'RS256'
    */
   algorithm?: SigningAlgorithm | undefined;
   /**
@@ -114,25 +118,25 @@ export interface ClientCredentialsOptions {
   clientAssertion?: (() => string | Promise<string>) | undefined;
   /**
    * The scope to ask for, space-separated, when the server wants one.
-   * @default none: no scope is sent
+   * @default `AGENTCHAT_SCOPE`, else no scope is sent
    */
   scope?: string | undefined;
   /**
    * The audience to ask for (an extension some servers require), when the server wants one.
-   * @default none: no audience is sent
+   * @default `AGENTCHAT_AUDIENCE`, else no audience is sent
    */
   audience?: string | undefined;
   /**
    * The resource (RFC 8707) the token is for, an absolute URI; an array sends each as its own
    * `resource` parameter. Servers that honour it issue a token whose `aud` is that resource.
-   * @default none: no resource is sent
+   * @default `AGENTCHAT_RESOURCE` (space-separated), else no resource is sent
    */
   resource?: string | readonly string[] | undefined;
   /**
    * How the client authenticates to the token endpoint: HTTP Basic (RFC 6749 section 2.3.1),
    * `client_id` and `client_secret` in the form body, or an assertion signed with `privateKey`
    * (RFC 7523). Not needed with `clientAssertion`.
-   * @default 'client_secret_basic' with a clientSecret, 'private_key_jwt' with a privateKey
+   * @default `AGENTCHAT_AUTH_METHOD` with a clientSecret, else 'client_secret_basic' with a clientSecret, 'private_key_jwt' with a privateKey
    */
   authMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | undefined;
   /**
@@ -173,7 +177,7 @@ function optionsSchema() {
   return z.strictObject({
     tokenUrl: z.optional(text),
     issuer: z.optional(text),
-    clientId: text,
+    clientId: z.optional(text),
     clientSecret: z.optional(text),
     privateKey: z.optional(
       z.custom<PrivateKey>((value) => privateKeyProblem(value) === undefined, {
@@ -213,6 +217,9 @@ function optionsSchema() {
 
 type Settings = z.output<ReturnType<typeof optionsSchema>>;
 
+/** The settings once every check has passed: a client id is there, given or read. */
+type CheckedSettings = Settings & { clientId: string };
+
 /** How the client authenticates, once the options are read. */
 type AuthMethod =
   | 'client_secret_basic'
@@ -221,17 +228,23 @@ type AuthMethod =
   | 'client_assertion';
 
 /**
- * The checks across options, with a way out for each: where tokens come from, and one credential
- * that fits the method. Answers the problems, empty when there are none.
+ * The checks across options, with a way out for each: who asks, where tokens come from, and one
+ * credential that fits the method. `label` names an option as given (with the variable it was
+ * read from). Answers the problems, empty when there are none.
  */
-function conflicts(settings: Settings): string[] {
+function conflicts(settings: Settings, label: (name: string) => string): string[] {
   const problems: string[] = [];
+  if (settings.clientId === undefined) {
+    problems.push('clientId: required; pass the clientId option or set AGENTCHAT_CLIENT_ID');
+  }
   if (settings.issuer !== undefined && settings.tokenUrl !== undefined) {
     problems.push(
-      'issuer and tokenUrl are both given: give the issuer (its metadata names the token endpoint) or the tokenUrl, not both',
+      `${label('issuer')} and ${label('tokenUrl')} are both given: give the issuer (its metadata names the token endpoint) or the tokenUrl, not both`,
     );
   } else if (settings.issuer === undefined && settings.tokenUrl === undefined) {
-    problems.push('tokenUrl: required, or give issuer to find the token endpoint by discovery');
+    problems.push(
+      'tokenUrl: required; pass the tokenUrl option or set AGENTCHAT_TOKEN_URL, or give issuer (or AGENTCHAT_ISSUER) to find the token endpoint by discovery',
+    );
   }
   const given = (['clientSecret', 'privateKey', 'clientAssertion'] as const).filter(
     (name) => settings[name] !== undefined,
@@ -245,7 +258,7 @@ function conflicts(settings: Settings): string[] {
     problems.push(
       method === 'private_key_jwt'
         ? "privateKey: required with authMethod: 'private_key_jwt'"
-        : 'clientSecret: required, or give privateKey (private_key_jwt) or clientAssertion (workload identity)',
+        : 'clientSecret: required; pass the clientSecret option or set AGENTCHAT_CLIENT_SECRET, or give privateKey (private_key_jwt) or clientAssertion (workload identity)',
     );
   } else if (
     settings.privateKey !== undefined &&
@@ -257,7 +270,7 @@ function conflicts(settings: Settings): string[] {
     );
   } else if (settings.clientSecret !== undefined && method === 'private_key_jwt') {
     problems.push(
-      "authMethod: 'private_key_jwt' signs with a privateKey; did you mean privateKey rather than clientSecret?",
+      `${label('authMethod')}: 'private_key_jwt' signs with a privateKey; did you mean privateKey rather than clientSecret?`,
     );
   } else if (settings.clientAssertion !== undefined && method !== undefined) {
     problems.push(
@@ -270,6 +283,51 @@ function conflicts(settings: Settings): string[] {
       problems.push(`${name}: only used with privateKey`);
   }
   return problems;
+}
+
+/**
+ * The options, with each one left out read from its environment variable, the variables
+ * `agentchat-mcp` reads; and, for messages, the variable each was read from. A variable fills
+ * only an option that fits beside those given: no token URL beside a given issuer, no secret
+ * beside a given key or assertion callback, an auth method only for a secret, key settings only
+ * for a key. The key and assertion files of `agentchat-mcp` are not read: they are files, which
+ * not every runtime can read.
+ */
+function withEnvironment(options: unknown): { given: unknown; sources: Record<string, string> } {
+  const sources: Record<string, string> = {};
+  if (typeof options !== 'object' || options === null) return { given: options, sources };
+  let given: Record<string, unknown>;
+  try {
+    given = { ...options };
+  } catch {
+    // An object that cannot be read: the schema says so.
+    return { given: options, sources };
+  }
+  const fill = (option: string, variable: string) => {
+    if (given[option] !== undefined) return;
+    const value = readEnv(variable);
+    if (value === undefined) return;
+    given[option] = option === 'resource' ? value.split(/\s+/) : value;
+    sources[option] = variable;
+  };
+  fill('clientId', 'AGENTCHAT_CLIENT_ID');
+  if (given.tokenUrl === undefined && given.issuer === undefined) {
+    fill('tokenUrl', 'AGENTCHAT_TOKEN_URL');
+    fill('issuer', 'AGENTCHAT_ISSUER');
+  }
+  const credentials = [given.clientSecret, given.privateKey, given.clientAssertion];
+  if (credentials.every((each) => each === undefined))
+    fill('clientSecret', 'AGENTCHAT_CLIENT_SECRET');
+  if (given.clientSecret !== undefined) fill('authMethod', 'AGENTCHAT_AUTH_METHOD');
+  if (given.privateKey !== undefined) {
+    fill('keyId', 'AGENTCHAT_KEY_ID');
+    fill('algorithm', 'AGENTCHAT_KEY_ALGORITHM');
+    fill('certificateThumbprint', 'AGENTCHAT_CERTIFICATE_THUMBPRINT');
+  }
+  fill('scope', 'AGENTCHAT_SCOPE');
+  fill('audience', 'AGENTCHAT_AUDIENCE');
+  fill('resource', 'AGENTCHAT_RESOURCE');
+  return { given, sources };
 }
 
 /** The method the options choose. */
@@ -316,33 +374,58 @@ function isTokenCache(value: unknown): boolean {
  * retried with the client's backoff, then gives {@link APIConnectionError} or the status's
  * {@link APIError}. Nothing reaches the service without a token.
  *
- * @throws {@link AgentChatError} when an option is missing or invalid.
+ * Options left out are read from the environment (where the runtime has one), with the names
+ * `agentchat-mcp` reads: `AGENTCHAT_CLIENT_ID`, `AGENTCHAT_CLIENT_SECRET`, `AGENTCHAT_TOKEN_URL`
+ * or `AGENTCHAT_ISSUER`, and `AGENTCHAT_SCOPE`, `AGENTCHAT_AUDIENCE`, `AGENTCHAT_RESOURCE`
+ * (space-separated), `AGENTCHAT_AUTH_METHOD` (with a secret), `AGENTCHAT_KEY_ID`,
+ * `AGENTCHAT_KEY_ALGORITHM` and `AGENTCHAT_CERTIFICATE_THUMBPRINT` (with a `privateKey`). An
+ * option given always wins over its variable, and a blank variable counts as unset. The key and
+ * assertion files `agentchat-mcp` reads (`AGENTCHAT_PRIVATE_KEY_FILE`,
+ * `AGENTCHAT_CLIENT_ASSERTION_FILE`) are not: pass `privateKey` or `clientAssertion`.
+ *
+ * @throws {@link ConfigurationError} when an option is missing (naming the option and its
+ * variable) or invalid, at once.
  * @example
  * ```ts
  * import { Client, clientCredentials } from 'agentchat';
  *
- * const client = new Client({
+ * // AGENTCHAT_CLIENT_ID, AGENTCHAT_CLIENT_SECRET and AGENTCHAT_TOKEN_URL set in the environment:
+ * const client = new Client({ baseUrl: 'https://host/api', apiKey: clientCredentials() });
+ *
+ * // Or each option given, which wins over its variable:
+ * const reporting = new Client({
  *   baseUrl: 'https://host/api',
  *   apiKey: clientCredentials({
  *     tokenUrl: 'https://host/api/oauth/token',
- *     clientId: process.env.AGENTCHAT_CLIENT_ID ?? '',
- *     clientSecret: process.env.AGENTCHAT_CLIENT_SECRET ?? '',
+ *     clientId: 'reporting',
+ *     clientSecret: 's3cret',
  *   }),
  * });
  * ```
  */
-export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunction {
-  const checked = validate(optionsSchema(), options);
+export function clientCredentials(options: Partial<ClientCredentialsOptions> = {}): ApiKeyFunction {
+  const { given, sources } = withEnvironment(options);
+  const label = (name: string) =>
+    sources[name] === undefined ? name : `${name} (from ${sources[name]})`;
+  const checked = validate(optionsSchema(), given);
   const problems = checked.ok
-    ? conflicts(checked.data)
-    : checked.issues.map((issue) => `${issue.path}: ${issue.message}`);
+    ? conflicts(checked.data, label)
+    : checked.issues.map((issue) => {
+        // `resource.1`: the option's name, then where in it.
+        const [option = '', ...within] = issue.path.split('.');
+        return `${[label(option), ...within].join('.')}: ${issue.message}`;
+      });
   if (!checked.ok || problems.length > 0) {
-    throw new AgentChatError(`Invalid clientCredentials options: ${problems.join('; ')}`);
+    throw new ConfigurationError(`Invalid clientCredentials options: ${problems.join('; ')}`);
   }
-  const settings = checked.data;
+  // Checked just now by conflicts().
+  const settings = checked.data as CheckedSettings;
   const authMethod = authMethodOf(settings);
-  const tokenUrl = settings.tokenUrl === undefined ? undefined : parseTokenUrl(settings.tokenUrl);
-  if (settings.issuer !== undefined) parseTokenUrl(settings.issuer, 'issuer');
+  const tokenUrl =
+    settings.tokenUrl === undefined
+      ? undefined
+      : parseTokenUrl(settings.tokenUrl, label('tokenUrl'));
+  if (settings.issuer !== undefined) parseTokenUrl(settings.issuer, label('issuer'));
   // Discovery and every token request share these limits, with an empty base: the token endpoint
   // may be on any origin the issuer's metadata names. Each token request gets a transport of its
   // own, authorised by its own credential (an assertion is fresh each time): a token request is
@@ -428,7 +511,7 @@ export function clientCredentials(options: ClientCredentialsOptions): ApiKeyFunc
  * assertion made afresh each time), and asks.
  */
 function tokenRequester(
-  settings: Settings,
+  settings: CheckedSettings,
   authMethod: AuthMethod,
   tokenUrl: URL | undefined,
   transport: TransportConfig,

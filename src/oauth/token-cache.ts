@@ -31,8 +31,7 @@ import { accessTokenProblem } from './access-token.js';
  * const apiKey = clientCredentials({
  *   tokenUrl: 'https://auth.example.com/oauth/token',
  *   clientId: 'my-service',
- *   clientSecret: process.env.AGENTCHAT_CLIENT_SECRET ?? '',
- *   cache,
+ *   cache, // the secret from AGENTCHAT_CLIENT_SECRET
  * });
  * ```
  */

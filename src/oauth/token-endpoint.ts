@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import type { Endpoint } from '../core/call.js';
 import type { Credential } from '../core/credential.js';
-import { AgentChatError } from '../core/errors/index.js';
+import { ConfigurationError } from '../core/errors/index.js';
 import { urlCharacters } from '../core/options.js';
 import { accessTokenProblem, MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
 import { JWT_BEARER_ASSERTION } from './client-assertion.js';
@@ -142,10 +142,13 @@ export function assertionAuthentication(clientId: string, assertion: string): Cl
 /**
  * Checks a token URL (given, or named by the issuer's metadata): an absolute http(s) URL without
  * a fragment or credentials. `name` says where it came from, for the message.
+ *
+ * @throws ConfigurationError naming `name` and what is wrong; a caller reading a server's document
+ * rather than the options turns it into the server's failure.
  */
 export function parseTokenUrl(tokenUrl: string, name = 'tokenUrl'): URL {
   if (!urlCharacters.test(tokenUrl)) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid clientCredentials options: ${name}: must not contain whitespace or control characters, received ${JSON.stringify(tokenUrl)}`,
     );
   }
@@ -156,12 +159,12 @@ export function parseTokenUrl(tokenUrl: string, name = 'tokenUrl'): URL {
     // Reported below.
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid clientCredentials options: ${name}: expected an absolute http(s) URL without a fragment, received ${JSON.stringify(tokenUrl)}`,
     );
   }
   if (url.username || url.password) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid clientCredentials options: ${name}: must not carry credentials; pass clientId and clientSecret`,
     );
   }

@@ -1,4 +1,6 @@
 import { type HttpHandler, http } from 'msw';
+import { ConfigurationError } from '../core/errors/configuration-error.js';
+import { warnDeprecated } from '../internal/deprecated.js';
 import { builtInAgent } from './agent.js';
 import { applyFault } from './faults/apply-fault.js';
 import type { Fault, FaultAnswer } from './faults/fault.js';
@@ -62,7 +64,22 @@ export interface MockService {
    * The latest requests received under {@link MockService.baseUrl} (1000 unless the
    * `requestLogLimit` option says otherwise), oldest first, rejected and faulted ones and token
    * requests included, each body kept up to 16 KiB. CORS preflights are not service requests and
-   * are left out.
+   * are left out. A new array at each call: later requests are not added to one already read.
+   *
+   * @example
+   * ```ts
+   * await client.projects.create({ name: 'Demo', agentId: 'agent_1' });
+   * expect(mock.requestLog().map(({ method, path }) => `${method} ${path}`)).toEqual([
+   *   'POST /api/v1/projects',
+   * ]);
+   * ```
+   */
+  requestLog(): RecordedRequest[];
+  /**
+   * The latest requests received, as {@link MockService.requestLog} answers them.
+   *
+   * @deprecated Use `mock.requestLog()`, a method like `mock.projects()` and
+   * `mock.oauth.tokens()`. Kept until 2.0.
    */
   readonly requests: readonly RecordedRequest[];
   /** The token endpoint's issued access tokens, and controls to end them early. */
@@ -73,8 +90,8 @@ export interface MockService {
    * Queues faults. Each answers, in place of the service, the next request received, or with a
    * `path`, the next request to that path.
    *
-   * @throws RangeError for a status outside 200–599 or a negative delay, and TypeError for an
-   * unknown fault kind or a path not starting with `/`, at once rather than mid-request.
+   * @throws ConfigurationError for a status outside 200–599, a negative delay, an unknown fault
+   * kind or a path not starting with `/`, at once rather than mid-request.
    * @example
    * ```ts
    * mock.enqueue({ kind: 'network-error' }, { kind: 'status', status: 500 });
@@ -94,7 +111,7 @@ export interface MockService {
    * A body off the operation's response shape, or an override that throws, is answered as a
    * 500 whose message says why, never as a silently wrong response.
    *
-   * @throws TypeError for an unknown operation or a handler that is not a function.
+   * @throws ConfigurationError for an unknown operation or a handler that is not a function.
    * @example
    * ```ts
    * mock.override('chat.send', ({ project }) => ({
@@ -112,7 +129,7 @@ export interface MockService {
   /**
    * Sets the latency added to every response, in milliseconds.
    *
-   * @throws RangeError unless `ms` is a finite number >= 0.
+   * @throws ConfigurationError unless `ms` is a finite number >= 0.
    * @example
    * ```ts
    * mock.setLatency(50); // every answer now takes at least 50 ms
@@ -168,7 +185,7 @@ export interface MockOAuth {
    * Revokes one token: the service answers 401 to it from then on.
    *
    * @returns `false` when the mock never issued that token.
-   * @throws TypeError when `accessToken` is not a string.
+   * @throws ConfigurationError when `accessToken` is not a string.
    * @example
    * ```ts
    * const [issued] = mock.oauth.tokens();
@@ -182,7 +199,7 @@ export interface MockOAuth {
  * Creates a stateful mock of the service whose msw handlers can run in Node (`msw/node`), in a
  * browser (`msw/browser`) or behind a real HTTP server ({@link startMockServer}).
  *
- * @throws TypeError or RangeError for an invalid option (see {@link MockServiceOptions}).
+ * @throws ConfigurationError for an invalid option (see {@link MockServiceOptions}).
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
@@ -206,7 +223,9 @@ export function createHookedMockService(
   const {
     base,
     latencyMs: initialLatency,
-    tokenLifetimeSeconds,
+    tokenLifetimeMs,
+    allowedOrigins,
+    allowedOriginsName,
     maxRequestBytes,
     requestLogLimit,
     projects: seeded,
@@ -216,10 +235,10 @@ export function createHookedMockService(
   const overrides = createOverrides();
   const oauth = {
     clients: createClientRegistry(options.oauthClients),
-    tokens: createTokenStore(tokenLifetimeSeconds),
+    tokens: createTokenStore(tokenLifetimeMs),
   };
   const checkBearer = createBearerCheck(options.apiKeys, oauth.tokens);
-  const cors = createCorsPolicy(options.corsOrigins, hooks.onCorsRefusal);
+  const cors = createCorsPolicy(allowedOrigins, hooks.onCorsRefusal, allowedOriginsName);
   const idempotency = createIdempotencyRecords();
   const faults = createFaultQueue();
   const log = createRequestLog(requestLogLimit);
@@ -394,7 +413,9 @@ export function createHookedMockService(
   return {
     baseUrl: base.url,
     handlers,
+    requestLog: () => log.list(),
     get requests() {
+      warnDeprecated('mock.requests', 'mock.requestLog()');
       return log.list();
     },
     oauth: {
@@ -403,7 +424,7 @@ export function createHookedMockService(
       expireTokens: () => oauth.tokens.expireAll(),
       revokeToken(accessToken) {
         if (typeof accessToken !== 'string') {
-          throw new TypeError(
+          throw new ConfigurationError(
             `revokeToken takes an access token string, got ${typeof accessToken}`,
           );
         }

@@ -1,4 +1,6 @@
+import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { closest } from '../internal/closest.js';
+import { warnDeprecated } from '../internal/deprecated.js';
 import type { MockAgent } from './agent.js';
 import { assertMilliseconds } from './http/wait.js';
 import type { OAuthClient } from './store/oauth-clients.js';
@@ -39,15 +41,43 @@ export interface MockServiceOptions {
    */
   oauthClients?: readonly OAuthClient[];
   /**
+   * Lifetime of the access tokens the token endpoint issues, in whole milliseconds (> 0). The
+   * token answer's `expires_in` is in whole seconds, as OAuth has it: the lifetime rounded up,
+   * so a 1500 ms token says `expires_in: 2` and is refused from 1.5 s on, like a server whose
+   * clock runs ahead of the client's.
+   *
+   * @default 3600000 (an hour)
+   * @example
+   * ```ts
+   * createMockService({ tokenLifetimeMs: 2_000 }); // tokens a test sees expire
+   * ```
+   */
+  tokenLifetimeMs?: number;
+  /**
    * Lifetime of the access tokens the token endpoint issues, in whole seconds.
    *
+   * @deprecated Use `tokenLifetimeMs` (milliseconds, like every other duration of the SDK):
+   * `tokenLifetimeSeconds: 60` is `tokenLifetimeMs: 60_000`. Kept until 2.0; giving both is an
+   * error.
    * @default 3600
    */
   tokenLifetimeSeconds?: number;
   /**
    * Origins allowed to call the mock from a browser page (CORS), such as
-   * `http://localhost:5173`.
+   * `http://localhost:5173`: the option's name in `createMcpHttpHandler` too.
    *
+   * @default any origin
+   * @example
+   * ```ts
+   * createMockService({ allowedOrigins: ['http://localhost:5173'] });
+   * ```
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Origins allowed to call the mock from a browser page (CORS).
+   *
+   * @deprecated Use `allowedOrigins`, the same list under the name the MCP server uses. Kept
+   * until 2.0; giving both is an error.
    * @default any origin
    */
   corsOrigins?: readonly string[];
@@ -61,7 +91,7 @@ export interface MockServiceOptions {
   /**
    * Projects the store holds from the start, and again after each {@link MockService.reset}:
    * fixtures a test need not create through the API. Checked at once: a seed off the service's
-   * shape throws a TypeError naming the seed and the field.
+   * shape throws a ConfigurationError naming the seed and the field.
    *
    * @default none
    * @example
@@ -95,7 +125,7 @@ export interface MockServiceOptions {
    */
   maxRequestBytes?: number;
   /**
-   * How many requests {@link MockService.requests} keeps: the latest, older ones dropped as new
+   * How many requests {@link MockService.requestLog} keeps: the latest, older ones dropped as new
    * ones come, so that a mock running for hours does not grow. Each keeps its body up to 16 KiB
    * (a longer one is cut and marked `bodyTruncated`).
    *
@@ -113,7 +143,9 @@ export const SERVICE_OPTION_NAMES = [
   'baseUrl',
   'apiKeys',
   'oauthClients',
+  'tokenLifetimeMs',
   'tokenLifetimeSeconds',
+  'allowedOrigins',
   'corsOrigins',
   'latencyMs',
   'projects',
@@ -134,7 +166,8 @@ export interface MockHooks {
 /** Defaults of {@link MockServiceOptions}, in one place. */
 export const SERVICE_DEFAULTS = {
   baseUrl: 'https://agentchat.test/api',
-  tokenLifetimeSeconds: 3600,
+  /** An hour, written out. */
+  tokenLifetimeMs: 3_600_000,
   latencyMs: 0,
   /** 4 MiB: far above any request of the service (a chat message), far below what hurts. */
   maxRequestBytes: 4_194_304,
@@ -153,10 +186,10 @@ export interface ServiceBase {
  * Checks every option at once, so a mistake throws from `createMockService` rather than
  * surfacing as a confusing answer mid-test.
  *
- * @throws TypeError for an unknown option, a `baseUrl` that is not an absolute URL, a list that
- * is not an array of strings, a project seed off the service's shape or an `agent` that is not a
- * function; RangeError for a negative latency, or a token lifetime, body limit or log limit that
- * is not a positive whole number.
+ * @throws ConfigurationError for an unknown option, a `baseUrl` that is not an absolute URL, a list
+ * that is not an array of strings, a project seed off the service's shape, an `agent` that is not
+ * a function, a negative latency, or a token lifetime, body limit or log limit that is not a
+ * positive whole number.
  * @example
  * ```ts
  * const { base } = checkServiceOptions({ baseUrl: 'https://x.test/api/' });
@@ -166,15 +199,19 @@ export interface ServiceBase {
 export function checkServiceOptions(options: MockServiceOptions) {
   assertKnownOptions(options, SERVICE_OPTION_NAMES, 'createMockService');
   if (options.agent !== undefined && typeof options.agent !== 'function') {
-    throw new TypeError(`agent must be a function, got ${typeof options.agent}`);
+    throw new ConfigurationError(`agent must be a function, got ${typeof options.agent}`);
   }
   const latencyMs = options.latencyMs ?? SERVICE_DEFAULTS.latencyMs;
   assertMilliseconds(latencyMs, 'latencyMs');
-  const tokenLifetimeSeconds = positiveWhole(
-    options.tokenLifetimeSeconds ?? SERVICE_DEFAULTS.tokenLifetimeSeconds,
-    'tokenLifetimeSeconds',
-    'seconds',
-  );
+  const lifetime = aliased(options, 'tokenLifetimeMs', 'tokenLifetimeSeconds');
+  const tokenLifetimeMs =
+    lifetime.name === 'tokenLifetimeSeconds'
+      ? positiveWhole(lifetime.value as number, 'tokenLifetimeSeconds', 'seconds') * 1000
+      : positiveWhole(
+          (lifetime.value as number | undefined) ?? SERVICE_DEFAULTS.tokenLifetimeMs,
+          'tokenLifetimeMs',
+          'milliseconds',
+        );
   const maxRequestBytes = positiveWhole(
     options.maxRequestBytes ?? SERVICE_DEFAULTS.maxRequestBytes,
     'maxRequestBytes',
@@ -185,18 +222,22 @@ export function checkServiceOptions(options: MockServiceOptions) {
     'requestLogLimit',
     'requests',
   );
-  for (const name of ['apiKeys', 'oauthClients', 'corsOrigins'] as const) {
+  for (const name of ['apiKeys', 'oauthClients', 'allowedOrigins', 'corsOrigins'] as const) {
     if (options[name] !== undefined && !Array.isArray(options[name])) {
-      throw new TypeError(`${name} must be an array, got ${typeof options[name]}`);
+      throw new ConfigurationError(`${name} must be an array, got ${typeof options[name]}`);
     }
   }
   if (options.apiKeys?.some((key) => typeof key !== 'string')) {
-    throw new TypeError('apiKeys must be an array of strings');
+    throw new ConfigurationError('apiKeys must be an array of strings');
   }
+  const origins = aliased(options, 'allowedOrigins', 'corsOrigins');
   return {
     base: parseBaseUrl(options.baseUrl ?? SERVICE_DEFAULTS.baseUrl),
     latencyMs,
-    tokenLifetimeSeconds,
+    tokenLifetimeMs,
+    /** The allowed origins, and the option's name as given, for messages. */
+    allowedOrigins: origins.value as readonly string[] | undefined,
+    allowedOriginsName: origins.name,
     maxRequestBytes,
     requestLogLimit,
     projects: seedProjects(options.projects),
@@ -204,9 +245,37 @@ export function checkServiceOptions(options: MockServiceOptions) {
 }
 
 /**
- * `value` when it is a whole number above 0, else a RangeError naming the option.
+ * The value of an option that has a deprecated alias, and the name it was given under: the old
+ * name warns once, and both at once are refused, since which one was meant cannot be known.
  *
- * @throws RangeError such as `maxRequestBytes must be a whole number of bytes > 0, got -1`
+ * @throws ConfigurationError such as `give allowedOrigins or corsOrigins (its deprecated alias), not both`
+ * @example
+ * ```ts
+ * aliased({ corsOrigins: ['http://a.test'] }, 'allowedOrigins', 'corsOrigins');
+ * // { value: ['http://a.test'], name: 'corsOrigins' }, and a one-time warning
+ * ```
+ */
+export function aliased<O extends object>(
+  options: O,
+  name: keyof O & string,
+  oldName: keyof O & string,
+): { value: O[keyof O] | undefined; name: string } {
+  const value = options[name];
+  const old = options[oldName];
+  if (old === undefined) return { value, name };
+  if (value !== undefined) {
+    throw new ConfigurationError(
+      `give ${name} or ${oldName} (its deprecated alias), not both; they are the same option`,
+    );
+  }
+  warnDeprecated(`the mock's option ${oldName}`, name);
+  return { value: old, name: oldName };
+}
+
+/**
+ * `value` when it is a whole number above 0, else a ConfigurationError naming the option.
+ *
+ * @throws ConfigurationError such as `maxRequestBytes must be a whole number of bytes > 0, got -1`
  * @example
  * ```ts
  * positiveWhole(30_000, 'requestTimeoutMs', 'milliseconds'); // 30000
@@ -214,7 +283,7 @@ export function checkServiceOptions(options: MockServiceOptions) {
  */
 export function positiveWhole(value: number, name: string, unit: string): number {
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new RangeError(`${name} must be a whole number of ${unit} > 0, got ${value}`);
+    throw new ConfigurationError(`${name} must be a whole number of ${unit} > 0, got ${value}`);
   }
   return value;
 }
@@ -223,7 +292,7 @@ export function positiveWhole(value: number, name: string, unit: string): number
  * Refuses an option the function does not take (or a field an object does not have), which would
  * otherwise be silently ignored, and suggests the one probably meant.
  *
- * @throws TypeError such as `createMockService has no option "project"; did you mean "projects"?`
+ * @throws ConfigurationError such as `createMockService has no option "project"; did you mean "projects"?`
  * @example
  * ```ts
  * assertKnownOptions({ ports: 4010 }, ['port', 'host'], 'startMockServer');
@@ -237,14 +306,14 @@ export function assertKnownOptions(
   noun = 'option',
 ): void {
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(
+    throw new ConfigurationError(
       `${owner} takes an options object, got ${options === null ? 'null' : typeof options}`,
     );
   }
   for (const name of Object.keys(options)) {
     if (known.includes(name)) continue;
     const meant = closest(name, known);
-    throw new TypeError(
+    throw new ConfigurationError(
       `${owner} has no ${noun} ${JSON.stringify(name)}; ${
         meant ? `did you mean ${JSON.stringify(meant)}?` : `its ${noun}s are ${known.join(', ')}`
       }`,
@@ -258,7 +327,7 @@ export function assertKnownOptions(
  */
 function parseBaseUrl(baseUrl: string): ServiceBase {
   if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) {
-    throw new TypeError(`baseUrl must be an absolute URL, got ${JSON.stringify(baseUrl)}`);
+    throw new ConfigurationError(`baseUrl must be an absolute URL, got ${JSON.stringify(baseUrl)}`);
   }
   const { origin, pathname } = new URL(baseUrl);
   const basePath = pathname.replace(/\/+$/, '');

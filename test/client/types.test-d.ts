@@ -157,7 +157,7 @@ describe('types', () => {
     new Client({ apiKey: provider, baseUrl: 'https://host/api' });
     // @ts-expect-error authMethod is one of the RFC 6749 and RFC 7523 methods
     clientCredentials({ tokenUrl: 'u', clientId: 'i', clientSecret: 's', authMethod: 'jwt' });
-    // @ts-expect-error the client id is required
+    // The client id may come from AGENTCHAT_CLIENT_ID (test/oauth/environment.test-d.ts).
     clientCredentials({ tokenUrl: 'u', clientSecret: 's' });
     // @ts-expect-error an assertion callback answers a string
     clientCredentials({ issuer: 'u', clientId: 'i', clientAssertion: () => 42 });

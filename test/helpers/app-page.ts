@@ -56,7 +56,7 @@ export function startMockForApps(origin: string): Promise<MockBin> {
     '0',
     '--key',
     'sk_test_package',
-    '--cors-origin',
+    '--allowed-origin',
     origin,
   ]);
 }

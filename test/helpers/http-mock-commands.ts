@@ -31,7 +31,8 @@ const enqueueOnHttpMock: BrowserCommand<[faults: Fault[]]> = (context, faults) =
 const httpMockRequests: BrowserCommand<[]> = (context) =>
   servers
     .get(context.sessionId)
-    ?.service.requests.map(({ method, path, status }) => ({ method, path, status })) ?? [];
+    ?.service.requestLog()
+    .map(({ method, path, status }) => ({ method, path, status })) ?? [];
 
 const stopHttpMock: BrowserCommand<[]> = async (context) => {
   await servers.get(context.sessionId)?.close();

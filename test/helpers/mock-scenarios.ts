@@ -78,7 +78,9 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
   /** Keeps a copy of an answer for the contract check, unless a malformed fault gave it. */
   function record(method: string, path: string, response: Response): void {
     const requestId = response.headers.get('x-request-id');
-    const entry = mock().requests.find((request) => request.requestId === requestId);
+    const entry = mock()
+      .requestLog()
+      .find((request) => request.requestId === requestId);
     if (entry?.fault === 'malformed') return;
     const copy = response.clone();
     exchanges.push(
@@ -195,8 +197,8 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     await create({ name: 'Demo', agentId: 'agent_1' }, { headers: { 'X-Trace': 'abc' } });
     await call('/v1/projects/proj_missing', { key: null });
 
-    const [post, get] = mock().requests;
-    expect(mock().requests).toHaveLength(2);
+    const [post, get] = mock().requestLog();
+    expect(mock().requestLog()).toHaveLength(2);
     expect(post).toMatchObject({
       method: 'POST',
       url: `${mock().baseUrl}/v1/projects`,
@@ -240,7 +242,7 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     const headers = { 'idempotency-key': 'key-in-flight' };
     mock().enqueue({ kind: 'delay', ms: 300 });
     const first = create({ name: 'Demo', agentId: 'agent_1' }, { headers });
-    await expect.poll(() => mock().requests.length).toBe(1);
+    await expect.poll(() => mock().requestLog().length).toBe(1);
 
     const concurrent = await create({ name: 'Demo', agentId: 'agent_1' }, { headers });
     expect(await expectError(concurrent, 409, 'idempotency_error')).toMatch(
@@ -290,7 +292,9 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     ]);
     expect((await create(undefined, { key: token.access_token })).status).toBe(201);
     expect(
-      mock().requests.map((request) => [request.method, request.path.split('/').at(-1)]),
+      mock()
+        .requestLog()
+        .map((request) => [request.method, request.path.split('/').at(-1)]),
     ).toEqual([
       ['POST', 'token'],
       ['POST', 'projects'],
@@ -376,11 +380,11 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     const failed = await requestToken({ grant_type: 'client_credentials' });
     await expectError(failed, 503, 'api_error');
     expect((await requestToken({ grant_type: 'client_credentials' })).status).toBe(200);
-    expect(mock().requests.map((request) => request.fault)).toEqual([
-      undefined,
-      'status',
-      undefined,
-    ]);
+    expect(
+      mock()
+        .requestLog()
+        .map((request) => request.fault),
+    ).toEqual([undefined, 'status', undefined]);
   });
 
   it('answers 404 for an unknown project, on get and on chat', async () => {
@@ -455,7 +459,11 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     expect(mock().projects()).toEqual([]);
 
     expect((await create()).status).toBe(201);
-    expect(mock().requests.map((request) => [request.fault, request.status])).toEqual([
+    expect(
+      mock()
+        .requestLog()
+        .map((request) => [request.fault, request.status]),
+    ).toEqual([
       ['status', 503],
       [undefined, 201],
     ]);
@@ -476,8 +484,8 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
 
     await expect(create()).rejects.toThrow(TypeError);
     expect(mock().projects()).toEqual([]);
-    expect(mock().requests[0]?.fault).toBe('network-error');
-    expect(mock().requests[0]?.status).toBeUndefined();
+    expect(mock().requestLog()[0]?.fault).toBe('network-error');
+    expect(mock().requestLog()[0]?.status).toBeUndefined();
     expect((await create()).status).toBe(201);
   });
 
@@ -487,12 +495,12 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
 
     const pending = create(undefined, { signal: controller.signal });
     const settled = expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    await expect.poll(() => mock().requests.length).toBe(1);
+    await expect.poll(() => mock().requestLog().length).toBe(1);
     controller.abort();
     await settled;
 
-    expect(mock().requests[0]?.fault).toBe('hang');
-    expect(mock().requests[0]?.status).toBeUndefined();
+    expect(mock().requestLog()[0]?.fault).toBe('hang');
+    expect(mock().requestLog()[0]?.status).toBeUndefined();
     expect(mock().projects()).toEqual([]);
     expect((await create()).status).toBe(201);
   });
@@ -504,7 +512,7 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     const response = await create();
     expect(performance.now() - started).toBeGreaterThanOrEqual(75);
     expect(response.status).toBe(201);
-    expect(mock().requests[0]).toMatchObject({ fault: 'delay', status: 201 });
+    expect(mock().requestLog()[0]).toMatchObject({ fault: 'delay', status: 201 });
   });
 
   it('adds latency to every response', async () => {
@@ -528,7 +536,7 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
     mock().reset();
 
     expect(mock().projects()).toEqual([]);
-    expect(mock().requests).toEqual([]);
+    expect(mock().requestLog()).toEqual([]);
     expect(mock().oauth.tokens()).toEqual([]);
     expect((await create(undefined, { key: token })).status).toBe(401);
     // Far below the minute of latency reset() removed, whatever else the machine is doing.
@@ -564,7 +572,7 @@ export function registerMockScenarios(runner: ScenarioRunner): void {
         'authorization,content-type,idempotency-key',
       );
       expect(preflight.headers.get('x-request-id')).toMatch(/^req_/);
-      expect(mock().requests).toEqual([]);
+      expect(mock().requestLog()).toEqual([]);
       // The queued fault is still there for the real request.
       expect((await create()).status).toBe(500);
     });

@@ -108,7 +108,7 @@ export function registerTestKitScenarios(service: () => MockService): void {
     await expect(failure).rejects.toThrow(
       'not a chat reply: reply.message: expected a string, got a number; reply.suggestions: expected an array, got nothing',
     );
-    expect(mock().requests.at(-1)?.status).toBe(500);
+    expect(mock().requestLog().at(-1)?.status).toBe(500);
   });
 
   it('answers a scripted agent that throws as a 500 naming its error', async () => {
@@ -157,11 +157,11 @@ export function registerTestKitScenarios(service: () => MockService): void {
     await expect(client().projects.get('proj_support')).rejects.toBeInstanceOf(InternalServerError);
     await expect(client().projects.get('proj_support')).rejects.toBeInstanceOf(APIConnectionError);
     expect((await client().projects.get('proj_support')).name).toBe('Support');
-    expect(mock().requests.map((request) => request.fault)).toEqual([
-      'status',
-      'network-error',
-      undefined,
-    ]);
+    expect(
+      mock()
+        .requestLog()
+        .map((request) => request.fault),
+    ).toEqual(['status', 'network-error', undefined]);
   });
 
   it('spends a one-time override on a request the service answers, not on an idempotent replay', async () => {
@@ -173,7 +173,11 @@ export function registerTestKitScenarios(service: () => MockService): void {
     await expect(
       client().projects.create(params, { idempotencyKey: 'kit-other-key' }),
     ).rejects.toBeInstanceOf(InternalServerError);
-    expect(mock().requests.map((request) => request.status)).toEqual([201, 201, 503]);
+    expect(
+      mock()
+        .requestLog()
+        .map((request) => request.status),
+    ).toEqual([201, 201, 503]);
   });
 
   it('stores the project a create override answers, so it can be read back', async () => {

@@ -74,7 +74,7 @@ describe('agentchat-mock', () => {
     const token = await runProcess('sh', ['-c', tokenCurl ?? 'false']);
     expect(JSON.parse(token.stdout)).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
 
-    expect(service.requests.map((request) => request.status)).toEqual([201, 200]);
+    expect(service.requestLog().map((request) => request.status)).toEqual([201, 200]);
     const refused = await fetch(`${baseUrl}/v1/projects/proj_x`, {
       headers: { authorization: 'Bearer sk_other' },
     });
@@ -88,9 +88,9 @@ describe('agentchat-mock', () => {
       'localhost',
       '--base-path',
       '/svc',
-      '--token-lifetime',
-      '60',
-      '--cors-origin',
+      '--token-lifetime-ms',
+      '60000',
+      '--allowed-origin',
       'http://localhost:5173',
       '--latency',
       '1',
@@ -112,6 +112,35 @@ describe('agentchat-mock', () => {
     expect(preflight.status).toBe(403);
   });
 
+  it('still takes --token-lifetime (seconds) and --cors-origin, warning once for each', async () => {
+    const first = await cli(
+      '--port=0',
+      '--token-lifetime',
+      '60',
+      '--cors-origin',
+      'http://localhost:5173',
+    );
+    if (first.outcome.kind !== 'serving') throw new Error('did not start');
+    const { baseUrl } = first.outcome.server;
+
+    expect(first.err).toEqual([
+      'agentchat: agentchat-mock --token-lifetime is deprecated and will be removed in 2.0; use --token-lifetime-ms instead (it behaves the same). See docs/upgrading.md.',
+      'agentchat: agentchat-mock --cors-origin is deprecated and will be removed in 2.0; use --allowed-origin instead (it behaves the same). See docs/upgrading.md.',
+    ]);
+    expect(first.out).toContain('Browser origins (CORS): http://localhost:5173');
+    const token = await fetch(`${baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${btoa('a:b')}` },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    expect((await token.json()).expires_in).toBe(60);
+    const [issued] = first.outcome.server.service.oauth.tokens();
+    expect(issued && issued.expiresAt - issued.issuedAt).toBe(60_000);
+
+    const again = await cli('--port=0', '--token-lifetime', '60', '--cors-origin', 'http://a.test');
+    expect(again.err).toEqual([]);
+  });
+
   it('serves the projects of --seed, lists them and the origins in the banner', async () => {
     const dir = await scratchFiles({
       'seed.json': JSON.stringify({
@@ -127,7 +156,7 @@ describe('agentchat-mock', () => {
 
     const [, other] = service.projects();
     expect(out).toContain(`Projects: proj_demo, ${other?.id}`);
-    expect(out).toContain('Browser origins (CORS): any (narrow with --cors-origin)');
+    expect(out).toContain('Browser origins (CORS): any (narrow with --allowed-origin)');
     expect(out).toContain('Agent: built in');
     const project = await fetch(`${baseUrl}/v1/projects/proj_demo`, {
       headers: { authorization: 'Bearer k' },
@@ -160,7 +189,11 @@ describe('agentchat-mock', () => {
   });
 
   it('logs a browser origin CORS refuses once, in one line naming the flag that allows it', async () => {
-    const { outcome, out, err } = await cli('--port=0', '--cors-origin', 'http://localhost:5173');
+    const { outcome, out, err } = await cli(
+      '--port=0',
+      '--allowed-origin',
+      'http://localhost:5173',
+    );
     if (outcome.kind !== 'serving') throw new Error('did not start');
     const { baseUrl } = outcome.server;
 
@@ -183,9 +216,9 @@ describe('agentchat-mock', () => {
     await fetch(`${outcome.server.url}/elsewhere`, { headers: { origin: 'http://[::1]:9000' } });
 
     expect(err).toEqual([
-      'agentchat-mock: refused a request from http://localhost:3000 (CORS); allow it with --cors-origin http://localhost:3000',
-      'agentchat-mock: refused a request from http://127.0.0.1:8080 (CORS); allow it with --cors-origin http://127.0.0.1:8080',
-      'agentchat-mock: refused a request from http://[::1]:9000 (CORS); allow it with --cors-origin http://[::1]:9000',
+      'agentchat-mock: refused a request from http://localhost:3000 (CORS); allow it with --allowed-origin http://localhost:3000',
+      'agentchat-mock: refused a request from http://127.0.0.1:8080 (CORS); allow it with --allowed-origin http://127.0.0.1:8080',
+      'agentchat-mock: refused a request from http://[::1]:9000 (CORS); allow it with --allowed-origin http://[::1]:9000',
     ]);
   });
 
@@ -228,12 +261,24 @@ describe('agentchat-mock', () => {
 
   it.each([
     [['--prot', '4010'], 'Unknown option --prot; did you mean --port?'],
-    [['--cors-orign', 'http://a.test'], 'Unknown option --cors-orign; did you mean --cors-origin?'],
+    [
+      ['--allowed-orign', 'http://a.test'],
+      'Unknown option --allowed-orign; did you mean --allowed-origin?',
+    ],
     [['--port', 'abc'], '--port takes a whole number up to 65535, got "abc"'],
     [['--port', '70000'], '--port takes a whole number up to 65535'],
     [['--client', 'no-secret'], '--client takes <id>:<secret>, got "no-secret"'],
     [['--key', ''], '--key takes a non-empty value'],
-    [['--cors-origin', 'localhost:5173'], 'corsOrigins entries must be origins'],
+    [['--allowed-origin', 'localhost:5173'], 'allowedOrigins entries must be origins'],
+    [['--token-lifetime-ms', '1.5'], '--token-lifetime-ms takes a whole number'],
+    [
+      ['--allowed-origin', 'http://a.test', '--cors-origin', 'http://b.test'],
+      'give --allowed-origin or --cors-origin (its deprecated alias), not both',
+    ],
+    [
+      ['--token-lifetime-ms', '1000', '--token-lifetime', '1'],
+      'give --token-lifetime-ms or --token-lifetime (its deprecated alias), not both',
+    ],
     [['extra'], 'agentchat-mock takes options only (--port, --host,'],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const { outcome, out, err } = await cli(...args);
@@ -254,7 +299,8 @@ describe('agentchat-mock', () => {
       '--host',
       '--key',
       '--client',
-      '--cors-origin',
+      '--token-lifetime-ms',
+      '--allowed-origin',
       '--seed',
       '--agent',
     ]) {

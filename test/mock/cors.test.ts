@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
 import { create, send } from '../helpers/send-to-mock.js';
 
@@ -27,7 +28,7 @@ describe('CORS', () => {
   });
 
   it('allows only the configured origins, refusing others with 403', async () => {
-    const mock = createMockService({ corsOrigins: [PAGE] });
+    const mock = createMockService({ allowedOrigins: [PAGE] });
 
     expect((await preflight(mock, PAGE)).status).toBe(204);
     const refused = await preflight(mock, 'http://evil.test');
@@ -64,12 +65,12 @@ describe('CORS', () => {
 
     expect(response.status).toBe(405);
     expect(response.headers.get('access-control-allow-origin')).toBe(PAGE);
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
   });
 
-  it('refuses corsOrigins entries that are not origins', () => {
+  it('refuses allowedOrigins entries that are not origins', () => {
     for (const origin of ['localhost:5173', 'http://localhost:5173/', 'http://a.test/app', '*']) {
-      expect(() => createMockService({ corsOrigins: [origin] })).toThrow(TypeError);
+      expect(() => createMockService({ allowedOrigins: [origin] })).toThrow(ConfigurationError);
     }
   });
 });

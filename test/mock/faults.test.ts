@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
 import { create, errorOf, send } from '../helpers/send-to-mock.js';
 
@@ -46,10 +47,12 @@ describe('faults', () => {
   it('are refused at enqueue time when they could not be answered', () => {
     const mock = createMockService();
 
-    expect(() => mock.enqueue({ kind: 'status', status: 99 })).toThrow(RangeError);
-    expect(() => mock.enqueue({ kind: 'malformed', status: 600, body: '' })).toThrow(RangeError);
-    expect(() => mock.enqueue({ kind: 'delay', ms: -5 })).toThrow(RangeError);
-    expect(() => mock.enqueue({ kind: 'nope' } as never)).toThrow(TypeError);
+    expect(() => mock.enqueue({ kind: 'status', status: 99 })).toThrow(ConfigurationError);
+    expect(() => mock.enqueue({ kind: 'malformed', status: 600, body: '' })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => mock.enqueue({ kind: 'delay', ms: -5 })).toThrow(ConfigurationError);
+    expect(() => mock.enqueue({ kind: 'nope' } as never)).toThrow(ConfigurationError);
   });
 
   it('queue nothing when one of several is refused', async () => {
@@ -76,7 +79,7 @@ describe('faults', () => {
     mock.enqueue({ kind: 'hang' }, { kind: 'status', status: 500 });
 
     const hanging = create(mock);
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(mock.requestLog()).toHaveLength(1));
     mock.reset();
 
     expect((await hanging).type).toBe('error');
@@ -98,7 +101,11 @@ describe('faults', () => {
       body: { message: 'Hi' },
     });
     expect(chat.status).toBe(500);
-    expect(mock.requests.map((request) => request.fault)).toEqual(['status', undefined, 'status']);
+    expect(mock.requestLog().map((request) => request.fault)).toEqual([
+      'status',
+      undefined,
+      'status',
+    ]);
   });
 
   it('with a path, leave the requests to other paths to the faults behind them', async () => {
@@ -112,7 +119,7 @@ describe('faults', () => {
   it('refuse a path that does not start with /', () => {
     const mock = createMockService();
 
-    expect(() => mock.enqueue({ kind: 'hang', path: 'oauth/token' })).toThrow(TypeError);
+    expect(() => mock.enqueue({ kind: 'hang', path: 'oauth/token' })).toThrow(ConfigurationError);
     expect(() => mock.enqueue({ kind: 'hang', path: 42 as never })).toThrow(/starting with "\/"/);
   });
 });

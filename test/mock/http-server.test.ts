@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import {
   registerMockScenarios,
@@ -79,7 +80,7 @@ describe('mock service over node:http', () => {
     );
 
     expect(answer).toMatch(/^HTTP\/1\.1 404 /);
-    expect(server.service.requests).toEqual([]);
+    expect(server.service.requestLog()).toEqual([]);
   });
 
   it('keeps an idle connection a minute, so that fetch never reuses one as it closes', async () => {
@@ -97,7 +98,7 @@ describe('mock service over node:http', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
     expect((await response.json()).error.type).toBe('not_found_error');
-    expect(server.service.requests).toEqual([]);
+    expect(server.service.requestLog()).toEqual([]);
   });
 
   it('clears the latency timer of a request whose client went away', async () => {
@@ -147,7 +148,7 @@ describe('startMockServer', () => {
         headers: { authorization: 'Bearer any-key' },
       });
       expect(response.status).toBe(404);
-      expect(custom.service.requests).toHaveLength(1);
+      expect(custom.service.requestLog()).toHaveLength(1);
     } finally {
       await custom.close();
     }
@@ -157,7 +158,7 @@ describe('startMockServer', () => {
     const hanging = await startMockServer();
     hanging.service.enqueue({ kind: 'hang' });
     const pending = fetch(`${hanging.baseUrl}/v1/projects`).catch((error: unknown) => error);
-    await expect.poll(() => hanging.service.requests.length).toBe(1);
+    await expect.poll(() => hanging.service.requestLog().length).toBe(1);
 
     // Waiting for the hanging request would take forever: any finite time, a loaded machine's
     // included, is "at once".
@@ -191,7 +192,7 @@ describe('startMockServer', () => {
   });
 
   it('refuses a port outside 0–65535 before listening', async () => {
-    await expect(startMockServer({ port: 70_000 })).rejects.toThrow(RangeError);
+    await expect(startMockServer({ port: 70_000 })).rejects.toThrow(ConfigurationError);
     await expect(startMockServer({ port: 1.5 })).rejects.toThrow(/integer from 0 to 65535/);
   });
 
@@ -200,7 +201,7 @@ describe('startMockServer', () => {
     const port = Number(new URL(probe.url).port);
     await probe.close();
 
-    await expect(startMockServer({ port, latencyMs: -1 })).rejects.toThrow(RangeError);
+    await expect(startMockServer({ port, latencyMs: -1 })).rejects.toThrow(ConfigurationError);
     const again = await startMockServer({ port });
     await again.close();
   });

@@ -46,7 +46,7 @@ describe('Idempotency-Key', () => {
     const controller = new AbortController();
 
     const abandoned = create(mock, { headers: key('k'), signal: controller.signal });
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(mock.requestLog()).toHaveLength(1));
     controller.abort();
     expect((await abandoned).type).toBe('error');
 
@@ -63,7 +63,7 @@ describe('Idempotency-Key', () => {
 
     mock.enqueue({ kind: 'hang' });
     const hanging = create(mock, { headers: key('k2') });
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(3));
+    await vi.waitFor(() => expect(mock.requestLog()).toHaveLength(3));
     mock.reset();
     await hanging;
     expect((await create(mock, { headers: key('k2') })).status).toBe(201);

@@ -5,7 +5,7 @@
  * process, its memory read from outside.
  */
 import { describe, expect, it } from 'vitest';
-import { APIError } from '../../src/index.js';
+import { APIError, ConfigurationError } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
 import { create, errorOf, send } from '../helpers/send-to-mock.js';
 import { useMockService } from '../helpers/use-mock-service.js';
@@ -34,7 +34,7 @@ describe('maxRequestBytes', () => {
       type: 'request_too_large_error',
       message: expect.stringContaining('maxRequestBytes'),
     });
-    expect(mock.requests).toEqual([
+    expect(mock.requestLog()).toEqual([
       expect.objectContaining({ status: 413, body: undefined, path: '/api/v1/projects' }),
     ]);
     expect(mock.projects()).toEqual([]);
@@ -79,11 +79,11 @@ describe('maxRequestBytes', () => {
     const second = await create(mock);
 
     expect([first.status, second.status]).toEqual([413, 503]);
-    expect(mock.requests.map((request) => request.fault)).toEqual([undefined, 'status']);
+    expect(mock.requestLog().map((request) => request.fault)).toEqual([undefined, 'status']);
   });
 
   it('refuses a limit that is not a positive whole number', () => {
-    expect(() => createMockService({ maxRequestBytes: 0 })).toThrow(RangeError);
+    expect(() => createMockService({ maxRequestBytes: 0 })).toThrow(ConfigurationError);
     expect(() => createMockService({ requestLogLimit: 1.5 })).toThrow(
       'requestLogLimit must be a whole number of requests > 0, got 1.5',
     );
@@ -102,7 +102,7 @@ describe('a client sending a 10 MB chat message', () => {
 
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).status).toBe(413);
-    expect(mock.requests.at(-1)?.status).toBe(413);
+    expect(mock.requestLog().at(-1)?.status).toBe(413);
   });
 });
 
@@ -119,14 +119,14 @@ describe('requestLogLimit', () => {
     }
     await send(mock, '/v1/projects/proj_1');
 
-    expect(mock.requests.map((request) => request.path.split('/').pop())).toEqual([
+    expect(mock.requestLog().map((request) => request.path.split('/').pop())).toEqual([
       'token',
       'token',
       'proj_1',
     ]);
     expect(mock.oauth.tokenRequests()).toBe(5);
     mock.reset();
-    expect(mock.requests).toEqual([]);
+    expect(mock.requestLog()).toEqual([]);
     expect(mock.oauth.tokenRequests()).toBe(0);
   });
 
@@ -136,7 +136,7 @@ describe('requestLogLimit', () => {
     await create(mock, { body: { name, agentId: 'agent_1' } });
     await create(mock);
 
-    const [long, short] = mock.requests;
+    const [long, short] = mock.requestLog();
     expect(long?.bodyTruncated).toBe(true);
     expect(long?.body).toBe(JSON.stringify({ name, agentId: 'agent_1' }).slice(0, 16_384));
     expect(short?.bodyTruncated).toBeUndefined();

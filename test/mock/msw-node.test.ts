@@ -44,7 +44,7 @@ describe(`mock service on msw ${mswMajor}'s msw/node`, () => {
     const pending = fetch(`${service.baseUrl}/v1/projects`, { signal: controller.signal });
     const rejected = expect(pending).rejects.toMatchObject({ name: 'AbortError' });
 
-    await expect.poll(() => service.requests.length).toBe(1);
+    await expect.poll(() => service.requestLog().length).toBe(1);
     controller.abort();
     await rejected;
     await handled;

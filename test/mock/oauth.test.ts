@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
 import { createMockService, type MockServiceOptions } from '../../src/testing/index.js';
 import { basicCredentials } from '../helpers/mock-scenarios.js';
 import { create, errorOf, send } from '../helpers/send-to-mock.js';
@@ -107,7 +108,7 @@ describe('token endpoint: success (RFC 6749 section 4.4)', () => {
   });
 
   it('issues tokens of the configured lifetime', async () => {
-    const response = await requestToken(mockWith({ tokenLifetimeSeconds: 90 }));
+    const response = await requestToken(mockWith({ tokenLifetimeMs: 90_000 }));
 
     expect((await response.json()).expires_in).toBe(90);
   });
@@ -209,7 +210,7 @@ describe('access tokens at the service', () => {
 
   it('accepts a token until it expires on the mock clock, Date.now(), then answers 401', async () => {
     vi.useFakeTimers({ now: new Date('2026-11-01T00:00:00Z') });
-    const mock = mockWith({ tokenLifetimeSeconds: 60 });
+    const mock = mockWith({ tokenLifetimeMs: 60_000 });
     const token = await issue(mock);
     expect(mock.oauth.tokens()).toMatchObject([
       { accessToken: token, issuedAt: Date.now(), expiresAt: Date.now() + 60_000, revoked: false },
@@ -254,7 +255,7 @@ describe('access tokens at the service', () => {
 
     expect(mock.oauth.revokeToken(first)).toBe(true);
     expect(mock.oauth.revokeToken('at_never_issued')).toBe(false);
-    expect(() => mock.oauth.revokeToken(undefined as never)).toThrow(TypeError);
+    expect(() => mock.oauth.revokeToken(undefined as never)).toThrow(ConfigurationError);
     expect((await errorOf(await create(mock, { authorization: `Bearer ${first}` }))).message).toBe(
       'The access token was revoked',
     );
@@ -293,7 +294,7 @@ describe('access tokens at the service', () => {
     const mock = mockWith();
     await requestToken(mock, { form: 'grant_type=client_credentials&scope=read' });
 
-    expect(mock.requests).toMatchObject([
+    expect(mock.requestLog()).toMatchObject([
       {
         method: 'POST',
         path: '/api/oauth/token',
@@ -309,7 +310,7 @@ describe('token endpoint options', () => {
   it('refuses an invalid client list or token lifetime', () => {
     expect(() =>
       createMockService({ oauthClients: [{ clientId: '', clientSecret: 'x' }] }),
-    ).toThrow(TypeError);
+    ).toThrow(ConfigurationError);
     expect(() =>
       createMockService({ oauthClients: [{ clientId: 'a', clientSecret: '' }] }),
     ).toThrow(/clientSecret of "a"/);
@@ -320,7 +321,7 @@ describe('token endpoint options', () => {
       'oauthClients must be an array',
     );
     for (const lifetime of [0, -1, 1.5, Number.NaN]) {
-      expect(() => createMockService({ tokenLifetimeSeconds: lifetime })).toThrow(RangeError);
+      expect(() => createMockService({ tokenLifetimeMs: lifetime })).toThrow(ConfigurationError);
     }
   });
 });

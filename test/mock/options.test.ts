@@ -1,5 +1,6 @@
 import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
 import { createMockService, startMockServer } from '../../src/testing/index.js';
 import { create, errorOf, send } from '../helpers/send-to-mock.js';
 
@@ -23,12 +24,14 @@ describe('createMockService options', () => {
   });
 
   it('refuses a baseUrl that is not an absolute URL', () => {
-    expect(() => createMockService({ baseUrl: '/api' })).toThrow(TypeError);
+    expect(() => createMockService({ baseUrl: '/api' })).toThrow(ConfigurationError);
   });
 
   it('refuses a negative or infinite latency', () => {
-    expect(() => createMockService({ latencyMs: -1 })).toThrow(RangeError);
-    expect(() => createMockService().setLatency(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(() => createMockService({ latencyMs: -1 })).toThrow(ConfigurationError);
+    expect(() => createMockService().setLatency(Number.POSITIVE_INFINITY)).toThrow(
+      ConfigurationError,
+    );
   });
 
   it('leaves requests outside the base URL unanswered', async () => {
@@ -40,7 +43,7 @@ describe('createMockService options', () => {
     expect(
       await getResponse([...mock.handlers], new Request('https://agentchat.test/apix/v1/projects')),
     ).toBeUndefined();
-    expect(mock.requests).toEqual([]);
+    expect(mock.requestLog()).toEqual([]);
   });
 
   it('answers 404 for the base URL itself', async () => {
@@ -53,19 +56,21 @@ describe('createMockService options', () => {
     expect(() => createMockService({ apiKeys: 'sk_test' as never })).toThrow(
       'apiKeys must be an array, got string',
     );
-    expect(() => createMockService({ apiKeys: [42 as never] })).toThrow(TypeError);
-    expect(() => createMockService({ corsOrigins: 'http://a.test' as never })).toThrow(TypeError);
+    expect(() => createMockService({ apiKeys: [42 as never] })).toThrow(ConfigurationError);
+    expect(() => createMockService({ allowedOrigins: 'http://a.test' as never })).toThrow(
+      ConfigurationError,
+    );
   });
 
   it('refuses an unknown option, suggesting the one meant', async () => {
     expect(() => createMockService({ project: [] } as never)).toThrow(
-      new TypeError('createMockService has no option "project"; did you mean "projects"?'),
+      new ConfigurationError('createMockService has no option "project"; did you mean "projects"?'),
     );
     expect(() => createMockService({ xyz: 1 } as never)).toThrow(
       /^createMockService has no option "xyz"; its options are baseUrl, apiKeys, .*, projects, agent, maxRequestBytes, requestLogLimit$/,
     );
     await expect(startMockServer({ ports: 4010 } as never)).rejects.toThrow(
-      new TypeError('startMockServer has no option "ports"; did you mean "port"?'),
+      new ConfigurationError('startMockServer has no option "ports"; did you mean "port"?'),
     );
     await expect(startMockServer({ baseUrl: 'https://x.test' } as never)).rejects.toThrow(
       /^startMockServer has no option "baseUrl"; its options are .*basePath, requestTimeoutMs$/,
@@ -75,7 +80,9 @@ describe('createMockService options', () => {
   it('refuses a project seed off the service shape, naming the seed and the field', () => {
     expect(() =>
       createMockService({ projects: [{ name: 'A', agentId: 'a' }, { name: 'B' }] as never }),
-    ).toThrow(new TypeError('projects[1].agentId: expected a non-empty string, got nothing'));
+    ).toThrow(
+      new ConfigurationError('projects[1].agentId: expected a non-empty string, got nothing'),
+    );
     expect(() => createMockService({ projects: [{ id: 'p1', name: 'A', agentId: 'a' }] })).toThrow(
       'projects[0].id: expected an id such as "proj_123", got a string',
     );
@@ -90,10 +97,12 @@ describe('createMockService options', () => {
         ],
       }),
     ).toThrow('projects[1].id: "proj_1" is already taken');
-    expect(() => createMockService({ projects: {} as never })).toThrow(TypeError);
+    expect(() => createMockService({ projects: {} as never })).toThrow(ConfigurationError);
     expect(() =>
       createMockService({ projects: [{ name: 'A', agentId: 'a', metdata: {} } as never] }),
-    ).toThrow(new TypeError('projects[0] has no field "metdata"; did you mean "metadata"?'));
+    ).toThrow(
+      new ConfigurationError('projects[0] has no field "metdata"; did you mean "metadata"?'),
+    );
   });
 
   it('keeps its own copy of a seed', () => {
@@ -106,15 +115,17 @@ describe('createMockService options', () => {
 
   it('refuses an agent that is not a function, and an override of no operation', () => {
     expect(() => createMockService({ agent: 'echo' as never })).toThrow(
-      new TypeError('agent must be a function, got string'),
+      new ConfigurationError('agent must be a function, got string'),
     );
     expect(() =>
       createMockService().override('chat.send', () => ({ kind: 'hang' }), { onse: true } as never),
-    ).toThrow(new TypeError('The chat.send override has no option "onse"; did you mean "once"?'));
+    ).toThrow(
+      new ConfigurationError('The chat.send override has no option "onse"; did you mean "once"?'),
+    );
     expect(() =>
       createMockService().override('projects.list' as never, () => ({ kind: 'hang' })),
     ).toThrow(
-      new TypeError(
+      new ConfigurationError(
         'Unknown operation "projects.list" to override; the mock\'s operations are projects.create, projects.get, chat.send',
       ),
     );

@@ -7,7 +7,7 @@ describe('request log', () => {
     const mock = createMockService();
     const answers = [await create(mock), await send(mock, '/v1/nowhere')];
 
-    expect(mock.requests.map((request) => request.requestId)).toEqual(
+    expect(mock.requestLog().map((request) => request.requestId)).toEqual(
       answers.map((answer) => answer.headers.get('x-request-id')),
     );
   });
@@ -17,16 +17,16 @@ describe('request log', () => {
     await create(mock, { raw: 'name=Demo' });
     await send(mock, '/v1/projects', { method: 'POST', raw: '' });
 
-    expect(mock.requests.map((request) => request.body)).toEqual(['name=Demo', undefined]);
+    expect(mock.requestLog().map((request) => request.body)).toEqual(['name=Demo', undefined]);
   });
 
   it('returns a snapshot that later requests do not change', async () => {
     const mock = createMockService();
-    const before = mock.requests;
+    const before = mock.requestLog();
     await create(mock);
 
     expect(before).toEqual([]);
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
   });
 });
 

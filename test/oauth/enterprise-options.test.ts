@@ -7,8 +7,8 @@ import { inspect } from 'node:util';
 import { decodeJwt, decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
-  AgentChatError,
   type ClientCredentialsOptions,
+  ConfigurationError,
   clientCredentials,
   OAuthError,
   type TokenCache,
@@ -66,9 +66,13 @@ describe('checking the options when the provider is made', () => {
     [
       'neither issuer nor tokenUrl',
       { clientId: 'svc', clientSecret: 's' },
-      'tokenUrl: required, or give issuer',
+      'tokenUrl: required; pass the tokenUrl option or set AGENTCHAT_TOKEN_URL, or give issuer',
     ],
-    ['no credential', { ...base }, 'clientSecret: required, or give privateKey'],
+    [
+      'no credential',
+      { ...base },
+      'clientSecret: required; pass the clientSecret option or set AGENTCHAT_CLIENT_SECRET, or give privateKey',
+    ],
     [
       'two credentials',
       { ...base, clientSecret: 's', clientAssertion: () => 'a' },
@@ -91,7 +95,7 @@ describe('checking the options when the provider is made', () => {
     ],
   ])('refuses %s, saying what to do', (_, options, message) => {
     const error = makeError(options);
-    expect(error).toBeInstanceOf(AgentChatError);
+    expect(error).toBeInstanceOf(ConfigurationError);
     expect(error?.message).toContain(message);
   });
 

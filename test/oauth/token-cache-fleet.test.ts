@@ -52,12 +52,12 @@ afterEach(async () => {
 
 /** Starts Redis and the mock service for one test. */
 async function startCacheAndService(
-  options: { tokenLifetimeSeconds?: number; refreshMarginMs?: number } = {},
+  options: { tokenLifetimeMs?: number; refreshMarginMs?: number } = {},
 ) {
   redis = await startRedisServer();
   server = await startMockServer({
     oauthClients: [credentials],
-    tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
+    tokenLifetimeMs: options.tokenLifetimeMs ?? 3_600_000,
   });
   setup = {
     redisUrl: redis.url,
@@ -153,7 +153,7 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
     expect(service.oauth.tokenRequests()).toBe(1);
 
     const [token] = service.oauth.tokens();
-    const calls = serviceCalls(service.requests);
+    const calls = serviceCalls(service.requestLog());
     expect(calls).toHaveLength(2 * FLEET_SIZE * CALLS);
     expect(calls.every((call) => call.token === token?.accessToken && call.status === 201)).toBe(
       true,
@@ -173,7 +173,7 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
     // (before the refresh point, before expiry, before the successor's refresh point at about
     // 22 s): 5 s and more each, so that a loaded machine's slow waves still fit.
     const { service } = await startCacheAndService({
-      tokenLifetimeSeconds: 16,
+      tokenLifetimeMs: 16_000,
       refreshMarginMs: 5_000,
     });
     expect(await wave()).toEqual(allSucceeded);
@@ -186,13 +186,13 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
     expect(await wave()).toEqual(allSucceeded);
     // Once it has expired, every call carries its successor; nobody asks again.
     await clockPast(expiresAt + 100);
-    const before = service.requests.length;
+    const before = service.requestLog().length;
     expect(await wave()).toEqual(allSucceeded);
 
     expect(service.oauth.tokenRequests()).toBe(2);
     const [, second] = service.oauth.tokens();
     expect(second?.issuedAt).toBeLessThan(expiresAt);
-    const lastWave = serviceCalls(service.requests.slice(before));
+    const lastWave = serviceCalls(service.requestLog().slice(before));
     expect(lastWave).toHaveLength(FLEET_SIZE * CALLS);
     expect(lastWave.every((call) => call.token === second?.accessToken)).toBe(true);
   });
@@ -211,7 +211,7 @@ describe('clientCredentials({ cache }) across processes, over Redis', { timeout:
     expect(stored).toContain(second?.accessToken);
     expect(stored).not.toContain(first?.accessToken);
     // After the refusals, every call went through on the new token.
-    const lastWave = serviceCalls(service.requests)
+    const lastWave = serviceCalls(service.requestLog())
       .filter((call) => call.status === 201)
       .slice(-CALLS * 4);
     expect(lastWave.every((call) => call.token === second?.accessToken)).toBe(true);

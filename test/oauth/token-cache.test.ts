@@ -6,9 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  AgentChatError,
   Client,
   type ClientCredentialsOptions,
+  ConfigurationError,
   clientCredentials,
   OAuthError,
   type TokenCache,
@@ -17,7 +17,7 @@ import { recordingLogger } from '../helpers/reliability.js';
 import { useMockService } from '../helpers/use-mock-service.js';
 
 const credentials = { clientId: 'reporting', clientSecret: 'token-cache:s3cret' };
-const { mock } = useMockService({ oauthClients: [credentials], tokenLifetimeSeconds: 3600 });
+const { mock } = useMockService({ oauthClients: [credentials], tokenLifetimeMs: 3_600_000 });
 const tokenUrl = `${mock.baseUrl}/oauth/token`;
 
 /**
@@ -117,7 +117,12 @@ describe('clientCredentials({ cache })', () => {
     await Promise.all(Array.from({ length: 10 }, () => create(two.client)));
 
     expect(mock.oauth.tokenRequests()).toBe(1);
-    const tokens = new Set(mock.requests.map((r) => r.headers.authorization).filter(Boolean));
+    const tokens = new Set(
+      mock
+        .requestLog()
+        .map((r) => r.headers.authorization)
+        .filter(Boolean),
+    );
     expect(tokens.size).toBe(2); // the Basic of the token request, and the one bearer token
   });
 
@@ -190,7 +195,7 @@ describe('clientCredentials({ cache })', () => {
 
     expect(mock.oauth.tokenRequests()).toBe(2);
     const [, fresh] = mock.oauth.tokens();
-    expect(mock.requests.at(-1)?.headers.authorization).toBe(`Bearer ${fresh?.accessToken}`);
+    expect(mock.requestLog().at(-1)?.headers.authorization).toBe(`Bearer ${fresh?.accessToken}`);
   });
 
   it('evicts a token the service refused, then stores its replacement', async () => {
@@ -314,9 +319,12 @@ describe('clientCredentials({ cache })', () => {
       expect(mock.oauth.tokenRequests()).toBe(2);
       const replacement = mock.oauth.tokens()[1]?.accessToken;
       expect(JSON.parse(writes.at(-1)?.value ?? '')).toMatchObject({ accessToken: replacement });
-      expect(mock.requests.slice(-4).map((r) => r.headers.authorization)).toEqual(
-        Array(4).fill(`Bearer ${replacement}`),
-      );
+      expect(
+        mock
+          .requestLog()
+          .slice(-4)
+          .map((r) => r.headers.authorization),
+      ).toEqual(Array(4).fill(`Bearer ${replacement}`));
       const warnings = fleet.flatMap(({ logger }) => logger.lines.map((line) => line.text));
       expect(warnings[0]).toContain(
         'The OAuth token cache held an access token that cannot be sent',
@@ -398,7 +406,7 @@ describe('clientCredentials({ cache })', () => {
       expect(() =>
         clientCredentials({ tokenUrl, ...credentials, cache: cache as unknown as TokenCache }),
       ).toThrow(
-        new AgentChatError(
+        new ConfigurationError(
           'Invalid clientCredentials options: cache: expected an object with get and set functions, and optionally lease',
         ),
       );

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { assertMilliseconds } from '../http/wait.js';
 
 /**
@@ -95,12 +96,12 @@ export interface FaultTarget {
  *
  * @example
  * ```ts
- * assertFault({ kind: 'status', status: 99 }); // throws RangeError
+ * assertFault({ kind: 'status', status: 99 }); // throws ConfigurationError
  * ```
  */
 export function assertFault(fault: Fault): void {
   if (fault.path !== undefined && (typeof fault.path !== 'string' || !fault.path.startsWith('/'))) {
-    throw new TypeError(
+    throw new ConfigurationError(
       `Fault path must be a path below the base URL starting with "/", got ${JSON.stringify(fault.path)}`,
     );
   }
@@ -116,7 +117,7 @@ export function assertFault(fault: Fault): void {
     case 'hang':
       return;
     default:
-      throw new TypeError(
+      throw new ConfigurationError(
         `Unknown fault kind: ${JSON.stringify((fault as { kind?: unknown }).kind)}`,
       );
   }
@@ -125,6 +126,6 @@ export function assertFault(fault: Fault): void {
 function assertStatus(status: number): void {
   // The range a Response can be built with.
   if (!Number.isInteger(status) || status < 200 || status > 599) {
-    throw new RangeError(`Fault status must be an integer from 200 to 599, got ${status}`);
+    throw new ConfigurationError(`Fault status must be an integer from 200 to 599, got ${status}`);
   }
 }

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import type { ChatReply, CreatedProject, Project } from '../../schemas.js';
 import { chatReplyProblem } from '../agent.js';
 import type { FaultAnswer } from '../faults/fault.js';
@@ -196,13 +197,15 @@ export function createOverrides() {
     ): void {
       if (!Object.hasOwn(SUCCESS_STATUS, operation)) {
         const known = Object.keys(SUCCESS_STATUS).join(', ');
-        throw new TypeError(
+        throw new ConfigurationError(
           `Unknown operation ${JSON.stringify(operation)} to override; the mock's operations are ${known}`,
         );
       }
       assertKnownOptions(options, ['once'], `The ${operation} override`);
       if (typeof handler !== 'function') {
-        throw new TypeError(`The ${operation} override must be a function, got ${typeof handler}`);
+        throw new ConfigurationError(
+          `The ${operation} override must be a function, got ${typeof handler}`,
+        );
       }
       const stored = handler as unknown as AnyHandler;
       if (options.once) once.set(operation, [...(once.get(operation) ?? []), stored]);

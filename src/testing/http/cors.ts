@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { errorResponse } from './service-error.js';
 
 /** Headers every cross-origin answer lets the page read, whether or not this one carries them. */
@@ -46,9 +47,10 @@ export interface CorsPolicy {
 /**
  * Creates the CORS rules for a list of allowed origins, or for any origin when there is none.
  * `onRefused` hears of each request from an origin not allowed, which a browser then blocks
- * with no more than "Failed to fetch" for the page to read.
+ * with no more than "Failed to fetch" for the page to read. `optionName` is the list's name in
+ * messages: the option the user gave it under.
  *
- * @throws TypeError when an entry is not an origin such as `http://localhost:5173`.
+ * @throws ConfigurationError when an entry is not an origin such as `http://localhost:5173`.
  * @example
  * ```ts
  * const cors = createCorsPolicy(['http://localhost:5173']);
@@ -58,8 +60,11 @@ export interface CorsPolicy {
 export function createCorsPolicy(
   origins?: readonly string[],
   onRefused: (origin: string) => void = () => {},
+  optionName = 'allowedOrigins',
 ): CorsPolicy {
-  const allowed = origins ? new Set(origins.map(assertOrigin)) : undefined;
+  const allowed = origins
+    ? new Set(origins.map((origin) => assertOrigin(origin, optionName)))
+    : undefined;
   const isAllowed = (origin: string) => {
     if (!allowed || allowed.has(origin)) return true;
     onRefused(origin);
@@ -114,10 +119,10 @@ function exposedHeaders(response: Response): string[] {
   return [...names];
 }
 
-function assertOrigin(origin: string): string {
+function assertOrigin(origin: string, optionName: string): string {
   if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
-    throw new TypeError(
-      `corsOrigins entries must be origins such as "http://localhost:5173", got ${JSON.stringify(origin)}`,
+    throw new ConfigurationError(
+      `${optionName} entries must be origins such as "http://localhost:5173", got ${JSON.stringify(origin)}`,
     );
   }
   return origin;

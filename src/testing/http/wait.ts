@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 /**
  * Resolves `true` after `ms`, or `false` as soon as `signal` aborts; the timer is cleared then, so
  * an abandoned request leaves nothing scheduled.
@@ -45,11 +46,11 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
  *
  * @example
  * ```ts
- * assertMilliseconds(-1, 'latencyMs'); // throws RangeError
+ * assertMilliseconds(-1, 'latencyMs'); // throws ConfigurationError
  * ```
  */
 export function assertMilliseconds(ms: number, name: string): void {
   if (!Number.isFinite(ms) || ms < 0) {
-    throw new RangeError(`${name} must be a finite number >= 0, got ${ms}`);
+    throw new ConfigurationError(`${name} must be a finite number >= 0, got ${ms}`);
   }
 }

@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { describeParseArgsError, isParseArgsError } from '../../internal/command-line.js';
+import { warnDeprecated } from '../../internal/deprecated.js';
 import { VERSION } from '../../version.js';
 import type { MockAgent } from '../agent.js';
 import { assertKnownOptions, SERVICE_DEFAULTS } from '../options.js';
@@ -41,8 +43,9 @@ Options:
   --base-path <path>        path before /v1 (default /api)
   --key <key>               an API key to accept; repeat for more (default: any non-empty key)
   --client <id:secret>      an OAuth client to accept; repeat for more (default: any client)
-  --token-lifetime <s>      lifetime of issued access tokens in seconds (default ${SERVICE_DEFAULTS.tokenLifetimeSeconds})
-  --cors-origin <origin>    an origin allowed to call from a browser; repeat for more (default: any)
+  --token-lifetime-ms <ms>  lifetime of issued access tokens (default ${SERVICE_DEFAULTS.tokenLifetimeMs});
+                            expires_in says it in seconds, rounded up
+  --allowed-origin <origin> an origin allowed to call from a browser; repeat for more (default: any)
   --latency <ms>            latency added to every response (default 0)
   --seed <file.json>        projects to hold from the start: {"projects":[{"name","agentId",...}]}
   --agent <module>          a module whose default export answers chat messages in place of the
@@ -51,7 +54,10 @@ Options:
   --request-log-limit <n>   how many of the latest requests the log keeps (default ${SERVICE_DEFAULTS.requestLogLimit})
   --request-timeout <ms>    time a client has to send a whole request before it is cut off (default ${SERVER_DEFAULTS.requestTimeoutMs})
   -h, --help                show this help
-  -v, --version             show the version`;
+  -v, --version             show the version
+
+Deprecated, kept until 2.0: --token-lifetime <s> (use --token-lifetime-ms), --cors-origin
+(use --allowed-origin).`;
 
 /** A command line the user has to correct; its message is the one line printed. */
 class UsageError extends Error {}
@@ -73,7 +79,7 @@ class UsageError extends Error {}
 export async function runMockCli(args: readonly string[], output: CliOutput): Promise<CliOutcome> {
   let options: MockServerOptions | 'help' | 'version';
   try {
-    options = await readArguments(args);
+    options = await readArguments(args, output);
   } catch (error) {
     if (!(error instanceof UsageError || isParseArgsError(error))) throw error;
     const message =
@@ -98,7 +104,7 @@ export async function runMockCli(args: readonly string[], output: CliOutput): Pr
     if (refused.has(origin)) return;
     refused.add(origin);
     output.err(
-      `agentchat-mock: refused a request from ${origin} (CORS); allow it with --cors-origin ${origin}`,
+      `agentchat-mock: refused a request from ${origin} (CORS); allow it with --allowed-origin ${origin}`,
     );
   };
 
@@ -107,8 +113,9 @@ export async function runMockCli(args: readonly string[], output: CliOutput): Pr
     server = await startHookedMockServer(options, { onCorsRefusal });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    // The service refuses an option value (an origin, a base path) with TypeError or RangeError.
-    if (error instanceof TypeError || error instanceof RangeError) {
+    // The service refuses an option value (an origin, a base path) with ConfigurationError: the
+    // command line's to correct, like a flag parseArgs refuses.
+    if (error instanceof ConfigurationError) {
       output.err(`agentchat-mock: ${message} (see agentchat-mock --help)`);
       return { kind: 'exit', code: 2 };
     }
@@ -127,7 +134,9 @@ const OPTIONS = {
   'base-path': { type: 'string' },
   key: { type: 'string', multiple: true },
   client: { type: 'string', multiple: true },
+  'token-lifetime-ms': { type: 'string' },
   'token-lifetime': { type: 'string' },
+  'allowed-origin': { type: 'string', multiple: true },
   'cors-origin': { type: 'string', multiple: true },
   latency: { type: 'string' },
   seed: { type: 'string' },
@@ -141,6 +150,7 @@ const OPTIONS = {
 
 async function readArguments(
   args: readonly string[],
+  output: CliOutput,
 ): Promise<MockServerOptions | 'help' | 'version'> {
   const { values } = parseArgs({
     args: [...args],
@@ -158,10 +168,26 @@ async function readArguments(
   if (values['base-path'] !== undefined) options.basePath = values['base-path'];
   if (values.key !== undefined) options.apiKeys = values.key.map((key) => nonEmpty('--key', key));
   if (values.client !== undefined) options.oauthClients = values.client.map(readClient);
-  if (values['token-lifetime'] !== undefined) {
-    options.tokenLifetimeSeconds = wholeNumber('--token-lifetime', values['token-lifetime']);
+  const lifetime = aliasedFlag(
+    {
+      'token-lifetime-ms': values['token-lifetime-ms'],
+      'token-lifetime': values['token-lifetime'],
+    },
+    'token-lifetime-ms',
+    'token-lifetime',
+    output,
+  );
+  if (lifetime.value !== undefined) {
+    const number = wholeNumber(`--${lifetime.flag}`, lifetime.value);
+    options.tokenLifetimeMs = lifetime.flag === 'token-lifetime' ? number * 1000 : number;
   }
-  if (values['cors-origin'] !== undefined) options.corsOrigins = values['cors-origin'];
+  const origins = aliasedFlag(
+    { 'allowed-origin': values['allowed-origin'], 'cors-origin': values['cors-origin'] },
+    'allowed-origin',
+    'cors-origin',
+    output,
+  );
+  if (origins.value !== undefined) options.allowedOrigins = origins.value;
   if (values.latency !== undefined) options.latencyMs = wholeNumber('--latency', values.latency);
   if (values.seed !== undefined) options.projects = await readSeed(values.seed);
   if (values.agent !== undefined) options.agent = await loadAgent(values.agent);
@@ -177,6 +203,28 @@ async function readArguments(
   return options;
 }
 
+/**
+ * A flag's value, given under its name or its deprecated alias (which warns once, on standard
+ * error); both at once is a command line to correct.
+ */
+function aliasedFlag<T>(
+  given: { [flag: string]: T | undefined },
+  flag: string,
+  oldFlag: string,
+  output: CliOutput,
+): { value: T | undefined; flag: string } {
+  const value = given[flag];
+  const old = given[oldFlag];
+  if (old === undefined) return { value, flag };
+  if (value !== undefined) {
+    throw new UsageError(
+      `give --${flag} or --${oldFlag} (its deprecated alias), not both; they are the same option`,
+    );
+  }
+  warnDeprecated(`agentchat-mock --${oldFlag}`, `--${flag}`, output.err);
+  return { value: old, flag: oldFlag };
+}
+
 /** The projects of a seed file, `{ "projects": [...] }`, checked here to name the file. */
 async function readSeed(file: string): Promise<ProjectSeed[]> {
   let text: string;
@@ -188,7 +236,7 @@ async function readSeed(file: string): Promise<ProjectSeed[]> {
   try {
     const seed = JSON.parse(text) as { projects?: ProjectSeed[] };
     assertKnownOptions(seed, ['projects'], 'A seed file', 'field');
-    if (!Array.isArray(seed.projects)) throw new TypeError('expected {"projects": [...]}');
+    if (!Array.isArray(seed.projects)) throw new ConfigurationError('expected {"projects": [...]}');
     seedProjects(seed.projects);
     return seed.projects;
   } catch (error) {
@@ -253,9 +301,9 @@ function banner(server: MockServer, options: MockServerOptions): string {
   const clients = options.oauthClients
     ? options.oauthClients.map(({ clientId }) => clientId).join(', ') || 'none'
     : 'any client id with a non-empty secret';
-  const origins = options.corsOrigins
-    ? options.corsOrigins.join(', ') || 'none'
-    : 'any (narrow with --cors-origin)';
+  const origins = options.allowedOrigins
+    ? options.allowedOrigins.join(', ') || 'none'
+    : 'any (narrow with --allowed-origin)';
   const seeded = server.service.projects().map(({ id }) => id);
   // RFC 6749 section 2.3.1: the id and the secret are form-urlencoded before HTTP Basic.
   const basic = `${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`;

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { type CorsPolicy, createCorsPolicy } from '../http/cors.js';
 import { errorResponse } from '../http/service-error.js';
 import {
@@ -120,7 +121,7 @@ const loadBridge = () => import('./fetch-bridge.js');
  * a client slower than `requestTimeoutMs` to send its request is disconnected.
  *
  * @throws Error with a one-line message and the listen error's `code` (such as `EADDRINUSE` for
- * a port in use) when the port cannot be bound; TypeError for an unknown option; RangeError for
+ * a port in use) when the port cannot be bound; ConfigurationError for an unknown option, for
  * a port outside 0–65535 or a `requestTimeoutMs` that is not a positive whole number; and the
  * errors of {@link createMockService} for invalid options.
  * @example
@@ -150,7 +151,7 @@ export async function startHookedMockServer(
     ...serviceOptions
   } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new RangeError(`port must be an integer from 0 to 65535, got ${port}`);
+    throw new ConfigurationError(`port must be an integer from 0 to 65535, got ${port}`);
   }
   positiveWhole(requestTimeoutMs, 'requestTimeoutMs', 'milliseconds');
   // Loaded here rather than at the top so that `agentchat/testing` stays importable in a browser.
@@ -181,7 +182,11 @@ export async function startHookedMockServer(
       { ...serviceOptions, baseUrl: url + normalizeBasePath(basePath) },
       hooks,
     );
-    cors = createCorsPolicy(serviceOptions.corsOrigins, hooks.onCorsRefusal);
+    // Checked by the service just now, which refuses both names at once.
+    cors = createCorsPolicy(
+      serviceOptions.allowedOrigins ?? serviceOptions.corsOrigins,
+      hooks.onCorsRefusal,
+    );
   } catch (error) {
     await closeServer(server);
     throw error;

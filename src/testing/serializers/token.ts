@@ -4,7 +4,7 @@ import type { IssuedToken } from '../store/tokens.js';
 export interface TokenResponseBody {
   access_token: string;
   token_type: 'Bearer';
-  /** Seconds from issue to expiry. */
+  /** Seconds from issue to expiry, rounded up. */
   expires_in: number;
   /** The scope granted; sent when the client asked for one. */
   scope?: string;
@@ -22,7 +22,9 @@ export function serializeToken(token: IssuedToken): TokenResponseBody {
   return {
     access_token: token.accessToken,
     token_type: 'Bearer',
-    expires_in: Math.round((token.expiresAt - token.issuedAt) / 1000),
+    // Rounded up: a lifetime under a second still says 1, never 0, which a client would read as
+    // a token already expired.
+    expires_in: Math.ceil((token.expiresAt - token.issuedAt) / 1000),
     ...(token.scope === undefined ? {} : { scope: token.scope }),
   };
 }

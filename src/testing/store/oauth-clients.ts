@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 /**
  * An OAuth 2.0 client the mock's token endpoint accepts, in {@link MockServiceOptions.oauthClients}.
  *
@@ -41,7 +42,7 @@ export interface ClientRegistry {
  * Creates the registry of accepted clients. Without a list, any client id with a non-empty secret
  * is accepted (as any non-empty API key is); an empty list accepts none.
  *
- * @throws TypeError when a client has an empty id or secret, or a scope that is not a scope token.
+ * @throws ConfigurationError when a client has an empty id or secret, or a scope that is not a scope token.
  * @example
  * ```ts
  * const clients = createClientRegistry([{ clientId: 'reporting', clientSecret: 's3cret' }]);
@@ -67,21 +68,23 @@ export function createClientRegistry(clients?: readonly OAuthClient[]): ClientRe
 function assertClient(client: OAuthClient): OAuthClient {
   const { clientId, clientSecret, scopes } = client ?? {};
   if (typeof clientId !== 'string' || clientId === '') {
-    throw new TypeError(
+    throw new ConfigurationError(
       `oauthClients: clientId must be a non-empty string, got ${String(clientId)}`,
     );
   }
   if (typeof clientSecret !== 'string' || clientSecret === '') {
-    throw new TypeError(
+    throw new ConfigurationError(
       `oauthClients: the clientSecret of "${clientId}" must be a non-empty string`,
     );
   }
   if (scopes !== undefined && !Array.isArray(scopes)) {
-    throw new TypeError(`oauthClients: the scopes of "${clientId}" must be an array of strings`);
+    throw new ConfigurationError(
+      `oauthClients: the scopes of "${clientId}" must be an array of strings`,
+    );
   }
   for (const scope of scopes ?? []) {
     if (typeof scope !== 'string' || !SCOPE_TOKEN.test(scope)) {
-      throw new TypeError(
+      throw new ConfigurationError(
         `oauthClients: the scopes of "${clientId}" must be scope tokens (RFC 6749 section 3.3), got ${JSON.stringify(scope)}`,
       );
     }

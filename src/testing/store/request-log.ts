@@ -1,12 +1,12 @@
 import type { Fault } from '../faults/fault.js';
 
 /**
- * One request as the mock received it, in {@link MockService.requests}.
+ * One request as the mock received it, in {@link MockService.requestLog}.
  *
  * @example
  * ```ts
  * await client.projects.create({ name: 'Demo', agentId: 'agent_1' }, { idempotencyKey: 'order-1' });
- * expect(mock.requests.map((r) => r.headers['idempotency-key'])).toEqual(['order-1']);
+ * expect(mock.requestLog().map((r) => r.headers['idempotency-key'])).toEqual(['order-1']);
  * ```
  */
 export interface RecordedRequest {

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import {
   checkFields,
   jsonObject,
@@ -65,7 +66,7 @@ const SEED_FIELDS = {
  * Checks the seeds and completes them into stored projects, ids and times made once here, so
  * every `reset()` restores exactly the same store.
  *
- * @throws TypeError naming the seed and the field, such as
+ * @throws ConfigurationError naming the seed and the field, such as
  * `projects[1].agentId: expected a non-empty string, got nothing`, an unknown field (with a
  * "did you mean"), or a repeated id.
  * @example
@@ -77,19 +78,20 @@ const SEED_FIELDS = {
 export function seedProjects(seeds: readonly ProjectSeed[] | undefined): StoredProject[] {
   if (seeds === undefined) return [];
   if (!Array.isArray(seeds)) {
-    throw new TypeError(`projects must be an array of project seeds, got ${typeof seeds}`);
+    throw new ConfigurationError(`projects must be an array of project seeds, got ${typeof seeds}`);
   }
   const now = new Date().toISOString();
   const ids = new Set<string>();
   return seeds.map((seed, index) => {
     const name = `projects[${index}]`;
     const checked = checkFields(seed, SEED_FIELDS, name);
-    if (!checked.ok) throw new TypeError(checked.message);
+    if (!checked.ok) throw new ConfigurationError(checked.message);
     // A misspelt optional field would otherwise vanish without a word.
     assertKnownOptions(seed, Object.keys(SEED_FIELDS), name, 'field');
     const { fields } = checked;
     const id = fields.id ?? randomId('proj');
-    if (ids.has(id)) throw new TypeError(`${name}.id: ${JSON.stringify(id)} is already taken`);
+    if (ids.has(id))
+      throw new ConfigurationError(`${name}.id: ${JSON.stringify(id)} is already taken`);
     ids.add(id);
     return {
       id,

@@ -60,16 +60,16 @@ export interface TokenStore {
 }
 
 /**
- * Creates an empty token store issuing tokens that live `lifetimeSeconds`.
+ * Creates an empty token store issuing tokens that live `lifetimeMs`.
  *
  * @example
  * ```ts
- * const tokens = createTokenStore(3600);
+ * const tokens = createTokenStore(3_600_000);
  * const { accessToken } = tokens.issue({ clientId: 'reporting' });
  * tokens.status(accessToken); // 'valid'
  * ```
  */
-export function createTokenStore(lifetimeSeconds: number): TokenStore {
+export function createTokenStore(lifetimeMs: number): TokenStore {
   const tokens = new Map<string, IssuedToken>();
 
   return {
@@ -82,7 +82,7 @@ export function createTokenStore(lifetimeSeconds: number): TokenStore {
         ...(scope === undefined ? {} : { scope }),
         ...(audience === undefined ? {} : { audience }),
         issuedAt,
-        expiresAt: issuedAt + lifetimeSeconds * 1000,
+        expiresAt: issuedAt + lifetimeMs,
         revoked: false,
       };
       tokens.set(token.accessToken, token);
