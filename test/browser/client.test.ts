@@ -31,7 +31,7 @@ describe('Client in a browser', () => {
     expect(
       () => new Client({ apiKey, baseUrl: service.baseUrl, dangerouslyAllowBrowser: false }),
     ).toThrow(AgentChatError);
-    expect(service.requests).toEqual([]);
+    expect(service.requestLog()).toEqual([]);
   });
 
   it('refuses OAuth client credentials the same way: a client secret in a page is public', async () => {
@@ -42,7 +42,7 @@ describe('Client in a browser', () => {
     });
     const construct = () => new Client({ apiKey, baseUrl: service.baseUrl });
     expect(construct).toThrow(/dangerouslyAllowBrowser/);
-    expect(service.requests).toEqual([]);
+    expect(service.requestLog()).toEqual([]);
   });
 
   it('creates a project, reads it back and chats through the service worker', async () => {
@@ -75,7 +75,7 @@ describe('Client in a browser', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.get('user-agent')).toBeNull();
     expect(sent[0]?.get('authorization')).toBe(`Bearer ${apiKey}`);
-    expect(service.requests[0]?.headers['user-agent'] ?? '').not.toMatch(/agentchat-js/);
+    expect(service.requestLog()[0]?.headers['user-agent'] ?? '').not.toMatch(/agentchat-js/);
   });
 
   it('rejects with typed errors: NotFoundError from the service, RequestValidationError before it', async () => {
@@ -93,6 +93,6 @@ describe('Client in a browser', () => {
       'projectId',
     ]);
     // Only the first call reached the service; the invalid one sent nothing.
-    expect(service.requests).toHaveLength(1);
+    expect(service.requestLog()).toHaveLength(1);
   });
 });

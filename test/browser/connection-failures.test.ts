@@ -8,7 +8,7 @@ beforeEach(async () => {
   // A fresh server for each test: no fault left over from the last one.
   ({ baseUrl } = await commands.startHttpMock({
     apiKeys: ['sk_page'],
-    corsOrigins: [location.origin],
+    allowedOrigins: [location.origin],
   }));
   return () => commands.stopHttpMock();
 });

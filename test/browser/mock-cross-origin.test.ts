@@ -27,6 +27,6 @@ describe('mock service for another origin, in the service worker', () => {
     expect(response.status).toBe(201);
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(service.requests.map((request) => request.method)).toEqual(['POST', 'POST']);
+    expect(service.requestLog().map((request) => request.method)).toEqual(['POST', 'POST']);
   });
 });

@@ -11,7 +11,7 @@ let baseUrl: string;
 beforeAll(async () => {
   ({ baseUrl } = await commands.startHttpMock({
     apiKeys: ['sk_page'],
-    corsOrigins: [location.origin],
+    allowedOrigins: [location.origin],
   }));
 });
 afterAll(() => commands.stopHttpMock());

@@ -16,7 +16,7 @@ afterEach(() => {
 
 /** Resolves once the mock has received `count` requests. */
 async function received(count: number): Promise<void> {
-  await vi.waitFor(() => expect(mock.requests.length).toBeGreaterThanOrEqual(count), {
+  await vi.waitFor(() => expect(mock.requestLog().length).toBeGreaterThanOrEqual(count), {
     interval: 1,
   });
 }
@@ -28,7 +28,7 @@ describe('cancellation', () => {
     const error = await create(controller.signal).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect((error as Error).cause).toMatchObject({ message: 'user left' });
-    expect(mock.requests).toHaveLength(0);
+    expect(mock.requestLog()).toHaveLength(0);
   });
 
   it('ends an attempt in flight at once, with no later attempt', async () => {
@@ -41,7 +41,7 @@ describe('cancellation', () => {
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect((error as Error).message).toBe('POST /v1/projects was aborted');
     await vi.runAllTimersAsync();
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
   });
 
   it('ends a backoff sleep at once, with no later attempt', async () => {
@@ -53,7 +53,7 @@ describe('cancellation', () => {
     controller.abort();
     expect(await call).toBeInstanceOf(APIUserAbortError);
     await vi.runAllTimersAsync();
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -76,7 +76,7 @@ describe('cancellation', () => {
     await vi.runAllTimersAsync();
     await retried;
     await create(controller.signal);
-    expect(mock.requests).toHaveLength(3);
+    expect(mock.requestLog()).toHaveLength(3);
     expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
   });
 });

@@ -98,7 +98,7 @@ describe('configuration', () => {
     mock.enqueue({ kind: 'status', status: 503, headers: { 'retry-after': '0' } });
     await client({ apiKey }).projects.create({ name: 'P', agentId: 'a' });
     expect(apiKey).toHaveBeenCalledTimes(2);
-    expect(mock.requests.map((r) => r.headers.authorization)).toEqual([
+    expect(mock.requestLog().map((r) => r.headers.authorization)).toEqual([
       'Bearer sk_expired_000000',
       `Bearer ${API_KEY}`,
     ]);
@@ -116,7 +116,7 @@ describe('configuration', () => {
     await expect(client({ apiKey: async () => '' }).projects.get('p')).rejects.toThrow(
       /non-empty string/,
     );
-    expect(mock.requests).toHaveLength(0);
+    expect(mock.requestLog()).toHaveLength(0);
   });
 
   it.each([
@@ -135,7 +135,7 @@ describe('configuration', () => {
       expect((error as Error).message).toMatch(/^The apiKey function returned /);
       expect((error as Error).message).toContain(problem);
       expect((error as Error).message).not.toContain('sk_');
-      expect(mock.requests).toHaveLength(0);
+      expect(mock.requestLog()).toHaveLength(0);
     },
   );
 
@@ -150,7 +150,7 @@ describe('configuration', () => {
       // The second attempt got the key and reached the service, which knows no such project.
       expect(await outcome).toBeInstanceOf(NotFoundError);
       expect(apiKey).toHaveBeenCalledTimes(2);
-      expect(mock.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${API_KEY}`]);
+      expect(mock.requestLog().map((r) => r.headers.authorization)).toEqual([`Bearer ${API_KEY}`]);
     } finally {
       vi.useRealTimers();
     }
@@ -163,7 +163,7 @@ describe('configuration', () => {
     });
     controller.abort();
     await expect(call).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(mock.requests).toHaveLength(0);
+    expect(mock.requestLog()).toHaveLength(0);
   });
 
   it('looks up globalThis.fetch at each request', async () => {
@@ -180,7 +180,7 @@ describe('configuration', () => {
     );
     await client({ fetch: custom }).projects.create({ name: 'P', agentId: 'a' });
     expect(custom).toHaveBeenCalledTimes(1);
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
   });
 });
 
@@ -207,7 +207,7 @@ describe('the resolved settings', () => {
     expect((error as Error).message).toBe(
       'Invalid projects.get options: timout: is not a known field; did you mean timeout? Nothing was sent.',
     );
-    expect(mock.requests).toEqual([]);
+    expect(mock.requestLog()).toEqual([]);
   });
 });
 
@@ -222,7 +222,7 @@ describe('withOptions', () => {
     ]);
     expect([base.maxRetries, base.timeout]).toEqual([4, 60_000]);
     await derived.projects.create({ name: 'P', agentId: 'a' });
-    expect(mock.requests[0]?.headers).toMatchObject({
+    expect(mock.requestLog()[0]?.headers).toMatchObject({
       'x-team': 'support',
       authorization: `Bearer ${API_KEY}`,
     });
@@ -237,7 +237,7 @@ describe('withOptions', () => {
     const derived = base.withOptions({ maxRetries: 0 });
     expect(derived.baseUrl).toBe(mock.baseUrl);
     await derived.projects.create({ name: 'P', agentId: 'a' });
-    expect(mock.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(mock.requestLog()[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
   });
 
   it('shares nothing either client or the caller can change', async () => {
@@ -253,7 +253,10 @@ describe('withOptions', () => {
     });
     await base.projects.create({ name: 'P', agentId: 'a' });
     await derived.projects.create({ name: 'P', agentId: 'a' });
-    expect(mock.requests.map((request) => request.headers['x-team'])).toEqual(['support', 'sales']);
+    expect(mock.requestLog().map((request) => request.headers['x-team'])).toEqual([
+      'support',
+      'sales',
+    ]);
     expect(seen).toEqual([]);
   });
 
@@ -306,6 +309,6 @@ describe('browsers', () => {
     vi.stubGlobal('window', {});
     vi.stubGlobal('document', {});
     await client({ dangerouslyAllowBrowser: true }).projects.create({ name: 'P', agentId: 'a' });
-    expect(mock.requests[0]?.headers['user-agent']).not.toMatch(/agentchat-js/);
+    expect(mock.requestLog()[0]?.headers['user-agent']).not.toMatch(/agentchat-js/);
   });
 });

@@ -84,7 +84,7 @@ describe('client.request over HTTP, against the mock service', () => {
     const read = await client.request({ method: 'GET', path: path`/v1/projects/${created.id}` });
     expect(read).toMatchObject({ id: created.id, name: 'Wire', agentId: 'agent_1' });
 
-    const [first, retry, get] = mock.service.requests;
+    const [first, retry, get] = mock.service.requestLog();
     expect([first?.method, retry?.method, get?.method]).toEqual(['POST', 'POST', 'GET']);
     expect(first?.headers.authorization).toBe(`Bearer ${apiKey}`);
     expect(retry?.headers['idempotency-key']).toBe(first?.headers['idempotency-key']);

@@ -34,7 +34,7 @@ describe('client.request', () => {
       body: createBody,
     });
     expect(created).toMatchObject({ id: expect.stringMatching(/^proj_/), name: 'Support' });
-    const [request] = mock.requests;
+    const [request] = mock.requestLog();
     expect(request?.url).toBe('https://agentchat.test/api/v1/projects');
     expect(request?.body).toEqual(createBody);
     expect(request?.headers).toMatchObject({
@@ -55,7 +55,7 @@ describe('client.request', () => {
     expect(data).toEqual(await agentchat.projects.get(id));
     expect(response.status).toBe(200);
     expect(requestId).toMatch(/^req_/);
-    expect(mock.requests.at(-1)?.headers['idempotency-key']).toBeUndefined();
+    expect(mock.requestLog().at(-1)?.headers['idempotency-key']).toBeUndefined();
   });
 
   it('encodes the query: arrays repeat a parameter, undefined leaves it out', async () => {
@@ -65,7 +65,7 @@ describe('client.request', () => {
       path: '/v1/projects',
       query: { limit: 20, role: ['owner', 'a&b=c'], archived: false, cursor: undefined },
     });
-    expect(mock.requests[0]?.url).toBe(
+    expect(mock.requestLog()[0]?.url).toBe(
       'https://agentchat.test/api/v1/projects?limit=20&role=owner&role=a%26b%3Dc&archived=false',
     );
   });
@@ -74,7 +74,7 @@ describe('client.request', () => {
     mock.enqueue({ kind: 'status', status: 200, body: [] });
     const query = JSON.parse('{"__proto__": "polluted", "limit": 20}') as CustomRequest['query'];
     await client().request({ method: 'GET', path: '/v1/projects', query });
-    expect(mock.requests[0]?.url).toBe('https://agentchat.test/api/v1/projects?limit=20');
+    expect(mock.requestLog()[0]?.url).toBe('https://agentchat.test/api/v1/projects?limit=20');
   });
 
   it.each(['PUT', 'PATCH', 'DELETE'] as const)(
@@ -87,11 +87,11 @@ describe('client.request', () => {
         body: { name: 'Renamed' },
       });
       expect(answer).toEqual({ ok: true });
-      expect(mock.requests.map((request) => request.method)).toEqual([method, method]);
-      const keys = mock.requests.map((request) => request.headers['idempotency-key']);
+      expect(mock.requestLog().map((request) => request.method)).toEqual([method, method]);
+      const keys = mock.requestLog().map((request) => request.headers['idempotency-key']);
       expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
       expect(keys[1]).toBe(keys[0]);
-      expect(mock.requests[1]?.body).toEqual({ name: 'Renamed' });
+      expect(mock.requestLog()[1]?.body).toEqual({ name: 'Renamed' });
     },
   );
 
@@ -101,7 +101,7 @@ describe('client.request', () => {
       { method: 'POST', path: '/v1/projects', body: createBody },
       { idempotencyKey: 'create-support-1' },
     );
-    expect(mock.requests.map((request) => request.headers['idempotency-key'])).toEqual([
+    expect(mock.requestLog().map((request) => request.headers['idempotency-key'])).toEqual([
       'create-support-1',
       'create-support-1',
       'create-support-1',
@@ -115,7 +115,7 @@ describe('client.request', () => {
       .request({ method: 'GET', path: '/v1/projects/proj_1' }, { maxRetries: 1 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InternalServerError);
-    expect(mock.requests).toHaveLength(2);
+    expect(mock.requestLog()).toHaveLength(2);
   });
 
   it('asks a key function for a token on every attempt, and replays once after a 401', async () => {
@@ -131,14 +131,14 @@ describe('client.request', () => {
       body: createBody,
     });
     expect(data).toMatchObject({ name: 'Support' });
-    expect(mock.requests.map((request) => request.headers.authorization)).toEqual([
+    expect(mock.requestLog().map((request) => request.headers.authorization)).toEqual([
       'Bearer sk_expired_token',
       `Bearer ${API_KEY}`,
       `Bearer ${API_KEY}`,
     ]);
-    expect(new Set(mock.requests.map((request) => request.headers['idempotency-key'])).size).toBe(
-      1,
-    );
+    expect(
+      new Set(mock.requestLog().map((request) => request.headers['idempotency-key'])).size,
+    ).toBe(1);
   });
 
   it('fails with the error tree: a status error naming the method and path, unretried for a 404', async () => {
@@ -149,7 +149,7 @@ describe('client.request', () => {
     expect((error as NotFoundError).message).toMatch(
       /^GET \/v1\/agents\/agent_1 failed with status 404/,
     );
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
   });
 
   it('fails a 401 to a fixed key with AuthenticationError, unretried', async () => {
@@ -157,7 +157,7 @@ describe('client.request', () => {
     await expect(
       client().request({ method: 'GET', path: '/v1/projects/proj_1' }),
     ).rejects.toBeInstanceOf(AuthenticationError);
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
   });
 
   it('answers undefined for an empty 2xx body', async () => {
@@ -200,7 +200,7 @@ describe('client.request', () => {
       },
     );
     expect(seen).toEqual(['request POST attempt 0', 'request POST attempt 1']);
-    expect(mock.requests.map((request) => request.headers['x-trace-id'])).toEqual([
+    expect(mock.requestLog().map((request) => request.headers['x-trace-id'])).toEqual([
       'trace-1',
       'trace-1',
     ]);
@@ -260,7 +260,7 @@ describe('client.request with a schema', () => {
       body: { id: 42 },
       issues: [{ path: 'id', message: 'expected a string, received number' }],
     });
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
   });
 
   it('refuses a body that fails another library’s schema with that library’s issues', async () => {
@@ -296,7 +296,7 @@ describe('client.request with a schema', () => {
         message: 'expected a Standard Schema, such as one of zod, valibot or arktype',
       },
     ]);
-    expect(mock.requests).toHaveLength(0);
+    expect(mock.requestLog()).toHaveLength(0);
   });
 });
 
@@ -305,7 +305,7 @@ describe('client.request refuses, before sending', () => {
   async function refusal(request: unknown, options?: unknown) {
     const call = client().request(request as CustomRequest, options as never);
     const error = await call.catch((caught: unknown) => caught);
-    expect(mock.requests).toHaveLength(0);
+    expect(mock.requestLog()).toHaveLength(0);
     expect(error).toBeInstanceOf(RequestValidationError);
     return (error as RequestValidationError).issues;
   }

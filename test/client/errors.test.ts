@@ -116,7 +116,7 @@ describe('response validation', () => {
       requestId: expect.stringMatching(/^req_/),
     });
     expect((error as Error).message).toContain('the body is not JSON');
-    expect(mock.requests).toHaveLength(1); // a bad body is not retried
+    expect(mock.requestLog()).toHaveLength(1); // a bad body is not retried
   });
 
   it('names each field of a 2xx body that breaks the schema', async () => {

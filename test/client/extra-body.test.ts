@@ -12,7 +12,7 @@ const { mock, client } = useMockService();
 async function refusal(call: Promise<unknown>) {
   const error = await call.catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(RequestValidationError);
-  expect(mock.requests).toHaveLength(0);
+  expect(mock.requestLog()).toHaveLength(0);
   return { message: (error as Error).message, issues: (error as RequestValidationError).issues };
 }
 
@@ -22,7 +22,7 @@ describe('extraBody', () => {
       { name: 'Support', agentId: 'agent_1', metadata: { tier: 2 } },
       { extraBody: { region: 'eu-west', limits: { daily: 100, tags: ['a'] } } },
     );
-    expect(mock.requests[0]?.body).toEqual({
+    expect(mock.requestLog()[0]?.body).toEqual({
       name: 'Support',
       agentId: 'agent_1',
       metadata: { tier: 2 },
@@ -40,7 +40,7 @@ describe('extraBody', () => {
       { extraBody: { tone: 'formal' } },
     );
     expect(reply.message).toBeTypeOf('string');
-    const chats = mock.requests.slice(1);
+    const chats = mock.requestLog().slice(1);
     expect(chats.map((request) => request.body)).toEqual([
       { message: 'Hi', tone: 'formal' },
       { message: 'Hi', tone: 'formal' },
@@ -100,7 +100,7 @@ describe('extraBody', () => {
   it('leaves the body as the params make it when absent or empty', async () => {
     await client().projects.create({ name: 'P', agentId: 'a' }, { extraBody: {} });
     await client().projects.create({ name: 'Q', agentId: 'a' }, { timeout: 5_000 });
-    expect(mock.requests.map((request) => request.body)).toEqual([
+    expect(mock.requestLog().map((request) => request.body)).toEqual([
       { name: 'P', agentId: 'a' },
       { name: 'Q', agentId: 'a' },
     ]);

@@ -92,7 +92,7 @@ describe('middleware', () => {
       return next(tagged);
     };
     await client({ middleware: [tag] }).projects.create({ name: 'P', agentId: 'a' });
-    expect(mock.requests[0]?.headers['x-trace-id']).toBe('trace-1');
+    expect(mock.requestLog()[0]?.headers['x-trace-id']).toBe('trace-1');
   });
 
   it('may answer in place of the service, and the answer is read like the service’s', async () => {
@@ -106,7 +106,7 @@ describe('middleware', () => {
       .withResponse();
     expect(data).toEqual({ message: 'canned', suggestions: ['a'] });
     expect(requestId).toBe('req_d');
-    expect(mock.requests).toEqual([]);
+    expect(mock.requestLog()).toEqual([]);
   });
 
   it('may replace the response, whose status then decides', async () => {
@@ -166,7 +166,7 @@ describe('middleware', () => {
     const error = await settle(client({ middleware: [failing] }).projects.get('proj_1'));
     expect(error).toBe(own);
     expect(runs).toBe(1);
-    expect(mock.requests).toEqual([]);
+    expect(mock.requestLog()).toEqual([]);
   });
 
   it('sees the connection failure fetch threw, which is then retried as usual', async () => {
@@ -209,6 +209,6 @@ describe('middleware', () => {
       .projects.get('proj_1', { middleware: [{} as never] })
       .catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/middleware\.0: expected a function/);
-    expect(mock.requests).toEqual([]);
+    expect(mock.requestLog()).toEqual([]);
   });
 });

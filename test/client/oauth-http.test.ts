@@ -25,7 +25,7 @@ it('gets a token, creates a project, and replays a call once its token is revoke
 
   expect(project.name).toBe('Over HTTP');
   expect(server.service.oauth.tokens()).toHaveLength(2);
-  const statuses = server.service.requests.map((r) => `${r.method} ${r.status}`);
+  const statuses = server.service.requestLog().map((r) => `${r.method} ${r.status}`);
   expect(statuses).toEqual(['POST 200', 'POST 201', 'GET 401', 'POST 200', 'GET 200']);
 });
 

@@ -7,7 +7,7 @@ import { Client, clientCredentials } from '../../src/index.js';
 import { useMockService } from '../helpers/use-mock-service.js';
 
 const credentials = { clientId: 'kiosk', clientSecret: 'kiosk-secret' };
-const { mock } = useMockService({ oauthClients: [credentials], tokenLifetimeSeconds: 2 });
+const { mock } = useMockService({ oauthClients: [credentials], tokenLifetimeMs: 2_000 });
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -20,7 +20,7 @@ it('refreshes a 2-second token after 1 second, once, and never sends it expired'
   const apiKey = clientCredentials({ tokenUrl: `${mock.baseUrl}/oauth/token`, ...credentials });
   const client = new Client({ apiKey, baseUrl: mock.baseUrl });
   const get = () => client.projects.create({ name: 'P', agentId: 'a' });
-  const tokenRequests = () => mock.requests.filter((r) => r.path.endsWith('/oauth/token'));
+  const tokenRequests = () => mock.requestLog().filter((r) => r.path.endsWith('/oauth/token'));
 
   await get();
   vi.advanceTimersByTime(999);
@@ -39,7 +39,7 @@ it('refreshes a 2-second token after 1 second, once, and never sends it expired'
     vi.advanceTimersByTime(1_000);
     await get();
   }
-  const calls = mock.requests.filter((r) => !r.path.endsWith('/oauth/token'));
+  const calls = mock.requestLog().filter((r) => !r.path.endsWith('/oauth/token'));
   expect(calls.every((r) => r.status === 201)).toBe(true);
   expect(calls).toHaveLength(14);
 });

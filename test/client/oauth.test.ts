@@ -22,7 +22,7 @@ const clientId = 'reporting:svc';
 const clientSecret = 's3cr:et+with/slash es%';
 const { mock } = useMockService({
   oauthClients: [{ clientId, clientSecret }],
-  tokenLifetimeSeconds: 3600,
+  tokenLifetimeMs: 3_600_000,
 });
 const tokenUrl = `${mock.baseUrl}/oauth/token`;
 
@@ -39,8 +39,8 @@ function oauthClient(options: Partial<ClientCredentialsOptions> = {}, logger = r
   return { apiKey, client, logger };
 }
 
-const tokenRequests = () => mock.requests.filter((r) => r.path.endsWith('/oauth/token'));
-const serviceRequests = () => mock.requests.filter((r) => !r.path.endsWith('/oauth/token'));
+const tokenRequests = () => mock.requestLog().filter((r) => r.path.endsWith('/oauth/token'));
+const serviceRequests = () => mock.requestLog().filter((r) => !r.path.endsWith('/oauth/token'));
 const bearerOf = (request: { headers: Record<string, string> } | undefined) =>
   request?.headers.authorization?.replace(/^Bearer /, '');
 

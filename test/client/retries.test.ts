@@ -60,7 +60,7 @@ describe('which failures are retried', () => {
     mock.enqueue(status(code));
     const { value } = await settle(create);
     expect(value?.id).toMatch(/^proj_/);
-    expect(mock.requests).toHaveLength(2);
+    expect(mock.requestLog()).toHaveLength(2);
   });
 
   it.each([
@@ -72,14 +72,14 @@ describe('which failures are retried', () => {
     const { error } = await settle(create);
     if (ErrorClass) expect(error).toBeInstanceOf(ErrorClass);
     expect(error).toMatchObject({ status: code });
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
   });
 
   it('retries a dropped connection', async () => {
     mock.enqueue({ kind: 'network-error' });
     const { value } = await settle(create);
     expect(value?.name).toBe('P');
-    expect(mock.requests).toHaveLength(2);
+    expect(mock.requestLog()).toHaveLength(2);
   });
 
   it('gives up after maxRetries + 1 attempts with the last error', async () => {
@@ -87,26 +87,26 @@ describe('which failures are retried', () => {
     const { error } = await settle(create);
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ status: 503 });
-    expect(mock.requests).toHaveLength(3);
+    expect(mock.requestLog()).toHaveLength(3);
   });
 
   it('honours maxRetries per client and per request', async () => {
     mock.enqueue(status(500), status(500), status(500), status(500), status(500));
     await settle(() => client({ maxRetries: 0 }).projects.get('p'));
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
     await settle(() => client({ maxRetries: 0 }).projects.get('p', { maxRetries: 3 }));
-    expect(mock.requests).toHaveLength(5);
+    expect(mock.requestLog()).toHaveLength(5);
   });
 
   it('obeys x-should-retry over the status', async () => {
     mock.enqueue(status(503, { 'x-should-retry': 'false' }));
     expect((await settle(create)).error).toBeInstanceOf(InternalServerError);
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
 
     mock.reset();
     mock.enqueue(status(400, { 'x-should-retry': 'true' }));
     expect((await settle(create)).value?.name).toBe('P');
-    expect(mock.requests).toHaveLength(2);
+    expect(mock.requestLog()).toHaveLength(2);
   });
 });
 
@@ -152,7 +152,7 @@ describe('backoff', () => {
     mock.enqueue(status(429, { 'retry-after': '0' }));
     const { waits, value } = await settle(create);
     expect(value).toBeDefined();
-    expect(mock.requests).toHaveLength(2);
+    expect(mock.requestLog()).toHaveLength(2);
     expect(waits).toEqual([]);
   });
 
@@ -162,7 +162,7 @@ describe('backoff', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfter).toBe(61_000);
     expect(waits).toEqual([]);
-    expect(mock.requests).toHaveLength(1);
+    expect(mock.requestLog()).toHaveLength(1);
   });
 
   it('falls back to backoff when Retry-After is unreadable', () => {
@@ -177,7 +177,7 @@ describe('idempotency', () => {
   it('sends one Idempotency-Key on every attempt of a call', async () => {
     mock.enqueue(status(503), { kind: 'network-error' });
     await settle(create);
-    const keys = mock.requests.map((r) => r.headers['idempotency-key']);
+    const keys = mock.requestLog().map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1);
     expect(keys[0]).toMatch(
@@ -188,7 +188,7 @@ describe('idempotency', () => {
   it('uses a new key for each call', async () => {
     await settle(create);
     await settle(create);
-    const [first, second] = mock.requests.map((r) => r.headers['idempotency-key']);
+    const [first, second] = mock.requestLog().map((r) => r.headers['idempotency-key']);
     expect(first).not.toBe(second);
   });
 
@@ -197,7 +197,10 @@ describe('idempotency', () => {
     const b = await settle(() => create({ idempotencyKey: 'order-7' }));
     expect(b.value?.id).toBe(a.value?.id);
     expect(mock.projects()).toHaveLength(1);
-    expect(mock.requests.map((r) => r.headers['idempotency-key'])).toEqual(['order-7', 'order-7']);
+    expect(mock.requestLog().map((r) => r.headers['idempotency-key'])).toEqual([
+      'order-7',
+      'order-7',
+    ]);
   });
 
   it('reports a key reused with another body as UnprocessableEntityError, without retrying', async () => {
@@ -206,7 +209,7 @@ describe('idempotency', () => {
       client().projects.create({ name: 'Other', agentId: 'a' }, { idempotencyKey: 'k1' }),
     );
     expect(error).toBeInstanceOf(UnprocessableEntityError);
-    expect(mock.requests).toHaveLength(2);
+    expect(mock.requestLog()).toHaveLength(2);
   });
 });
 
@@ -220,7 +223,7 @@ describe('timeouts', () => {
       'POST /v1/projects timed out (1000 ms per attempt) after 3 attempts',
     );
     expect((error as APITimeoutError).attempts).toBe(3);
-    expect(mock.requests).toHaveLength(3);
+    expect(mock.requestLog()).toHaveLength(3);
   });
 
   it('succeeds when a retry beats the timeout', async () => {
@@ -235,6 +238,6 @@ describe('timeouts', () => {
     mock.enqueue(status(503));
     const { value } = await settle(() => create({ timeout: 1000 }));
     expect(value?.name).toBe('P');
-    expect(mock.requests).toHaveLength(2);
+    expect(mock.requestLog()).toHaveLength(2);
   });
 });

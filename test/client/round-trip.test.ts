@@ -42,7 +42,7 @@ describe('round trip', () => {
 describe('wire format', () => {
   it('sends create to baseUrl + /v1/projects with the bearer key and exactly the given body', async () => {
     await client().projects.create({ name: 'P', agentId: 'agent_1' });
-    const [request] = mock.requests;
+    const [request] = mock.requestLog();
     expect(request?.method).toBe('POST');
     expect(request?.url).toBe('https://agentchat.test/api/v1/projects');
     expect(request?.body).toEqual({ name: 'P', agentId: 'agent_1' });
@@ -59,7 +59,7 @@ describe('wire format', () => {
     const agentchat = client();
     const { id } = await agentchat.projects.create({ name: 'P', agentId: 'agent_1' });
     await agentchat.chat.send({ projectId: id, message: 'Hi' });
-    const chat = mock.requests.at(-1);
+    const chat = mock.requestLog().at(-1);
     expect(chat?.url).toBe(`https://agentchat.test/api/v1/projects/${id}/chat`);
     expect(chat?.body).toEqual({ message: 'Hi' });
   });
@@ -68,7 +68,7 @@ describe('wire format', () => {
     const agentchat = client();
     const { id } = await agentchat.projects.create({ name: 'P', agentId: 'agent_1' });
     await agentchat.projects.get(id);
-    const get = mock.requests.at(-1);
+    const get = mock.requestLog().at(-1);
     expect(get?.method).toBe('GET');
     expect(get?.body).toBeUndefined();
     expect(get?.headers['content-type']).toBeUndefined();
@@ -77,7 +77,7 @@ describe('wire format', () => {
 
   it('tolerates a trailing slash on baseUrl', async () => {
     await client({ baseUrl: `${mock.baseUrl}/` }).projects.create({ name: 'P', agentId: 'a' });
-    expect(mock.requests[0]?.url).toBe('https://agentchat.test/api/v1/projects');
+    expect(mock.requestLog()[0]?.url).toBe('https://agentchat.test/api/v1/projects');
   });
 
   it('sends default and per-request headers, the per-request ones winning', async () => {
@@ -85,12 +85,12 @@ describe('wire format', () => {
       { name: 'P', agentId: 'a' },
       { headers: { 'x-trace': 'call' } },
     );
-    expect(mock.requests[0]?.headers).toMatchObject({ 'x-team': 'a', 'x-trace': 'call' });
+    expect(mock.requestLog()[0]?.headers).toMatchObject({ 'x-team': 'a', 'x-trace': 'call' });
   });
 
   it('percent-encodes an id as one path segment', async () => {
     await expect(client().projects.get('a/../b?c#d%e')).rejects.toMatchObject({ status: 404 });
-    expect(mock.requests[0]?.path).toBe('/api/v1/projects/a%2F..%2Fb%3Fc%23d%25e');
+    expect(mock.requestLog()[0]?.path).toBe('/api/v1/projects/a%2F..%2Fb%3Fc%23d%25e');
   });
 });
 
@@ -142,7 +142,7 @@ describe('headers', () => {
       { name: 'P', agentId: 'a' },
       { headers: { 'Content-Type': 'text/plain', ACCEPT: 'application/json; q=1' } },
     );
-    expect(mock.requests[0]?.headers).toMatchObject({
+    expect(mock.requestLog()[0]?.headers).toMatchObject({
       'user-agent': 'my-app/2.0',
       'content-type': 'application/json',
       accept: 'application/json; q=1',

@@ -29,7 +29,7 @@ describe('input validation', () => {
     expect(error.message).toMatch(
       /^Invalid projects\.create params: name: must not be empty; .* Nothing was sent\.$/,
     );
-    expect(mock.requests).toHaveLength(0);
+    expect(mock.requestLog()).toHaveLength(0);
   });
 
   it('rejects the promise rather than throwing', () => {
@@ -56,7 +56,7 @@ describe('input validation', () => {
   ])('refuses metadata holding %s', async (_name, metadata, message) => {
     const error = await rejection(client().projects.create({ name: 'P', agentId: 'a', metadata }));
     expect(error.message).toContain(message);
-    expect(mock.requests).toHaveLength(0);
+    expect(mock.requestLog()).toHaveLength(0);
   });
 
   it('refuses circular metadata', async () => {
@@ -72,7 +72,7 @@ describe('input validation', () => {
   it('accepts metadata that repeats an object without a cycle', async () => {
     const shared = { a: 1 };
     await client().projects.create({ name: 'P', agentId: 'a', metadata: { x: shared, y: shared } });
-    expect(mock.requests[0]?.body).toEqual({
+    expect(mock.requestLog()[0]?.body).toEqual({
       name: 'P',
       agentId: 'a',
       metadata: { x: { a: 1 }, y: { a: 1 } },
@@ -82,7 +82,7 @@ describe('input validation', () => {
   it.each(['', '.', '..'])('refuses %j as a project id', async (id) => {
     await rejection(client().projects.get(id));
     await rejection(client().chat.send({ projectId: id, message: 'hi' }));
-    expect(mock.requests).toHaveLength(0);
+    expect(mock.requestLog()).toHaveLength(0);
   });
 
   it('refuses an empty chat message and a missing projectId', async () => {
@@ -102,6 +102,6 @@ describe('input validation', () => {
   ])('refuses request options %o', async (options, path) => {
     const error = await rejection(client().projects.get('proj_1', options as never));
     expect(error.issues.map((issue) => issue.path)).toEqual([path]);
-    expect(mock.requests).toHaveLength(0);
+    expect(mock.requestLog()).toHaveLength(0);
   });
 });

@@ -29,7 +29,7 @@ describe("a client's operations with another key", () => {
     await operations.chat.send({ projectId: id, message: 'Hello' });
     await base.projects.get(id);
 
-    expect(mock.requests.map((request) => request.headers.authorization)).toEqual([
+    expect(mock.requestLog().map((request) => request.headers.authorization)).toEqual([
       `Bearer ${OTHER_KEY}`,
       `Bearer ${OTHER_KEY}`,
       `Bearer ${API_KEY}`,
@@ -54,8 +54,8 @@ describe("a client's operations with another key", () => {
       .projects.get('proj_1')
       .catch(() => undefined);
 
-    expect(mock.requests.map((request) => request.status)).toEqual([503, 404]);
-    expect(mock.requests.every((request) => request.headers['x-tenant'] === 'acme')).toBe(true);
+    expect(mock.requestLog().map((request) => request.status)).toEqual([503, 404]);
+    expect(mock.requestLog().every((request) => request.headers['x-tenant'] === 'acme')).toBe(true);
     expect(seen).toEqual([`Bearer ${OTHER_KEY}`, `Bearer ${OTHER_KEY}`]);
   });
 
@@ -67,7 +67,7 @@ describe("a client's operations with another key", () => {
       .projects.get('proj_1')
       .catch(() => undefined);
 
-    expect(mock.requests.map((request) => request.headers.authorization)).toEqual([
+    expect(mock.requestLog().map((request) => request.headers.authorization)).toEqual([
       `Bearer ${OTHER_KEY}`,
       `Bearer ${OTHER_KEY}`,
     ]);
@@ -101,7 +101,9 @@ describe("a client's operations with another key", () => {
     } finally {
       create.mockRestore();
     }
-    expect(mock.requests.map((request) => request.headers.authorization)).toEqual(['Bearer sk_7']);
+    expect(mock.requestLog().map((request) => request.headers.authorization)).toEqual([
+      'Bearer sk_7',
+    ]);
   });
 
   it('are not part of the public API', () => {
@@ -131,7 +133,7 @@ describe("a client's operations with another key", () => {
     await base.projects.get(id);
 
     expect(seen).toEqual([caller, undefined]);
-    expect(mock.requests.map((request) => request.headers.authorization)).toEqual([
+    expect(mock.requestLog().map((request) => request.headers.authorization)).toEqual([
       `Bearer ${API_KEY}`,
       `Bearer ${API_KEY}`,
     ]);

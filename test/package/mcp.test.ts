@@ -102,7 +102,7 @@ describe('agentchat-mcp with @modelcontextprotocol/server installed beside it', 
       const read = await call(client, 'get_project', { id });
       const reply = await call(client, 'send_message', { projectId: id, message: 'Hello' });
       const missing = await call(client, 'get_project', { id: 'proj_does_not_exist' });
-      const requestsBefore = mock.server.service.requests.length;
+      const requestsBefore = mock.server.service.requestLog().length;
       const invalid = await call(client, 'create_project', { name: '', agentId: 'agent_1' });
 
       expect(read.structuredContent).toMatchObject({ id, agentId: 'agent_package' });
@@ -114,7 +114,7 @@ describe('agentchat-mcp with @modelcontextprotocol/server installed beside it', 
         text: expect.stringMatching(/^NotFoundError: .* \(request id req_\w+\)$/),
       });
       expect(invalid.isError).toBe(true);
-      expect(mock.server.service.requests).toHaveLength(requestsBefore);
+      expect(mock.server.service.requestLog()).toHaveLength(requestsBefore);
       expect(output.stderr).toBe('');
     } finally {
       await client.close();
@@ -315,7 +315,7 @@ describe('agentchat-mcp --http from the tarball', () => {
         status: 'active',
       });
       expect(got.structuredContent).toMatchObject({ id, name: 'From the Inspector' });
-      const create = mock.server.service.requests.find((r) => r.method === 'POST');
+      const create = mock.server.service.requestLog().find((r) => r.method === 'POST');
       expect(create?.headers.authorization).toBe(`Bearer ${API_KEY}`);
     } finally {
       expect(await server.stop()).toBe(0);
@@ -361,14 +361,16 @@ describe('agentchat-mcp --http --authorization-server from the tarball', () => {
         allToolNames,
       );
       expect(called.structuredContent).toMatchObject({ name: 'Authorized', status: 'active' });
-      const create = mock.server.service.requests.find(
-        (request) =>
-          request.method === 'POST' &&
-          (request.body as { name?: unknown } | undefined)?.name === 'Authorized',
-      );
+      const create = mock.server.service
+        .requestLog()
+        .find(
+          (request) =>
+            request.method === 'POST' &&
+            (request.body as { name?: unknown } | undefined)?.name === 'Authorized',
+        );
       // The service sees the server's own key, never the caller's token.
       expect(create?.headers.authorization).toBe(`Bearer ${API_KEY}`);
-      expect(JSON.stringify(mock.server.service.requests)).not.toContain(token);
+      expect(JSON.stringify(mock.server.service.requestLog())).not.toContain(token);
       // Without a token the Inspector is turned away (401), and says so.
       expect(refused).toMatch(/exited [1-9]/);
     } finally {

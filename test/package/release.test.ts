@@ -283,7 +283,7 @@ const { runScenario } = createRequire(import.meta.url)('./scenario.cjs');
 const server = await startMockServer({ port: 0 });
 try {
   const scenario = await runScenario(sdk, server.baseUrl, 'release');
-  const userAgent = server.service.requests[0]?.headers['user-agent'];
+  const userAgent = server.service.requestLog()[0]?.headers['user-agent'];
   console.log(JSON.stringify({ version: sdk.VERSION, userAgent, scenario }));
 } finally {
   await server.close();

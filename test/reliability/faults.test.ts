@@ -290,7 +290,7 @@ async function check(run: Scenario): Promise<void> {
   );
   if (!seeded.ok) throw seeded.error;
   const projectId = seeded.value.id;
-  const seedRequests = service.requests.length;
+  const seedRequests = service.requestLog().length;
   const seedLogLines = logger.lines.length;
   playing = true;
   service.setLatency(latencyMs);
@@ -332,7 +332,7 @@ async function check(run: Scenario): Promise<void> {
   } finally {
     server.events.removeListener('request:start', onRequest);
   }
-  const requests = service.requests.slice(seedRequests);
+  const requests = service.requestLog().slice(seedRequests);
   const logLines = logger.lines.slice(seedLogLines);
   const expected = expectedOutcome(run.steps, run.maxRetries, run.keyAsFunction);
 

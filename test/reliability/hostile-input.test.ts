@@ -245,10 +245,10 @@ async function expectSentOrRefused(
 
   if (!shouldSend) {
     expect(outcome.error, 'refused').toBeInstanceOf(RequestValidationError);
-    expect(service.requests, 'nothing sent').toEqual([]);
+    expect(service.requestLog(), 'nothing sent').toEqual([]);
   } else {
-    expect(service.requests).toHaveLength(1);
-    checkRequest(service.requests[0] as RecordedRequest);
+    expect(service.requestLog()).toHaveLength(1);
+    checkRequest(service.requestLog()[0] as RecordedRequest);
     // The service may refuse what it got (no such project); that is an APIError, never a crash.
     if (!outcome.ok) expect(outcome.error).toBeInstanceOf(APIError);
   }
@@ -486,7 +486,7 @@ describe('hostile input', () => {
         expect(outcome).toBeInstanceOf(AgentChatError);
         expect(leaksOf(outcome, apiKey)).toEqual([]);
         if (!optionsValid || !keyIsValid) {
-          expect(service.requests).toEqual([]);
+          expect(service.requestLog()).toEqual([]);
           if (!optionsValid) expect(outcome).toBeInstanceOf(RequestValidationError);
           return;
         }
@@ -494,8 +494,8 @@ describe('hostile input', () => {
         // when the service refused the key (a padded one) and a function gave it: the 401 replay.
         expect(outcome).toBeInstanceOf(APIError);
         const replayed = keyAsFunction && (outcome as APIError).status === 401;
-        expect(service.requests).toHaveLength(replayed ? 2 : 1);
-        const sent = (service.requests[0] as RecordedRequest).headers;
+        expect(service.requestLog()).toHaveLength(replayed ? 2 : 1);
+        const sent = (service.requestLog()[0] as RecordedRequest).headers;
         expect(sent.authorization).toBe(normalizedHeader(`Bearer ${apiKey}`));
         if (idempotencyKey !== undefined) {
           expect(sent['idempotency-key']).toBe(normalizedHeader(idempotencyKey));

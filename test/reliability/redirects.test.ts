@@ -90,7 +90,7 @@ describe('a redirect from the service', () => {
       expect(redirect.message).toContain('set baseUrl to the final address');
       // Not retried (maxRetries is 2), and the Location never heard of the call.
       expect(redirector.seen).toHaveLength(1);
-      expect(mock.service.requests).toEqual([]);
+      expect(mock.service.requestLog()).toEqual([]);
       expect(leaksOf(error, apiKey)).toEqual([]);
     },
   );
@@ -135,7 +135,7 @@ describe('a redirect from the token endpoint', () => {
       expect((error as RedirectError).location).toBe(`${mock.baseUrl}/oauth/token`);
       expect(redirector.seen).toHaveLength(1);
       // The token endpoint's Location and the service both heard nothing.
-      expect(mock.service.requests).toEqual([]);
+      expect(mock.service.requestLog()).toEqual([]);
       expect(leaksOf(error, clientSecret)).toEqual([]);
     },
   );

@@ -37,7 +37,7 @@ test('retries an injected 503 under one Idempotency-Key', async () => {
 
   await client.projects.create({ name: 'Demo', agentId: 'agent_support' });
 
-  const [first, retry] = mock.requests;
+  const [first, retry] = mock.requestLog();
   assert.deepEqual([first?.status, retry?.status], [503, 201]);
   assert.equal(retry?.headers['idempotency-key'], first?.headers['idempotency-key']);
 });

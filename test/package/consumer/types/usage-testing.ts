@@ -55,5 +55,5 @@ export async function usageOfTheMock(): Promise<number> {
   const client = new Client({ apiKey: 'sk_test', baseUrl: server.baseUrl });
   const missing = await client.projects.get('proj_missing').catch((error: unknown) => error);
   await server.close();
-  return missing instanceof NotFoundError && !revoked ? mock.requests.length : -1;
+  return missing instanceof NotFoundError && !revoked ? mock.requestLog().length : -1;
 }
