@@ -52,8 +52,8 @@ export interface RequestOptions {
   /**
    * Headers for this call, over the client's `headers`, in any form `fetch` takes (`HeadersInit`):
    * a `Headers` object, an array of `[name, value]` pairs, or an object of names and values. Names
-   * are case-insensitive. In an object, a name given `null` (or `undefined`) is not sent with this
-   * call, whatever the client's `headers` or the SDK's own `user-agent` say. The SDK sets
+   * are case-insensitive. A name given `null` (or `undefined`) is not sent with this call,
+   * whatever the client's `headers` or the SDK's own `user-agent` say. The SDK sets
    * `authorization`, `idempotency-key`, a JSON body's `content-type` and (when none is given)
    * `accept: application/json` after, over these.
    * @default the client's `headers`
@@ -204,9 +204,9 @@ export interface ClientOptions {
   /**
    * Headers sent with every call, such as a tracing header: a `Headers` object, an array of
    * `[name, value]` pairs, or an object of names and values, as `fetch` takes them. The client
-   * keeps a copy, so a `Headers` object changed afterwards changes nothing. In an object, a name
-   * given `null` (or `undefined`) is the same as one left out, and also drops the SDK's own header
-   * of that name (`user-agent`).
+   * keeps a copy, so a `Headers` object changed afterwards changes nothing. A name given `null`
+   * (or `undefined`) is the same as one left out, and also drops the SDK's own header of that name
+   * (`user-agent`).
    * @default {}
    */
   headers?: RequestOptions['headers'];
