@@ -44,8 +44,21 @@ export interface ProjectCreateParams {
   name: string;
   /** Identifier of the agent to bind the project to. Must not be empty. */
   agentId: string;
-  /** Any JSON object to keep with the project, such as `{ launchDate: '2026-01-01', tier: 2 }`. */
-  metadata?: Metadata | undefined;
+  /**
+   * Any JSON object to keep with the project, such as `{ launchDate: '2026-01-01', tier: 2 }`: a
+   * {@link Metadata} or a value of an interface of your own (`interface TeamMeta { team: string }`),
+   * which `Record<string, unknown>` alone would refuse, having no index signature. Checked when
+   * sent: a plain object of JSON values, or the call fails with `RequestValidationError`.
+   */
+  metadata?:
+    | Metadata
+    // Any object but an array, a Map or a Set: those the types can tell. (A function or a class
+    // instance compiles, and is refused when sent.)
+    | (object & {
+        /** Absent: an array, a Map or a Set is no metadata. */
+        readonly [Symbol.iterator]?: never;
+      })
+    | undefined;
 }
 
 /**

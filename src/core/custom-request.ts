@@ -25,7 +25,10 @@ import type { Transport } from './transport.js';
 export type QueryValue = string | number | boolean;
 
 /**
- * A request to an endpoint the SDK does not know yet, for {@link Client.request}.
+ * A request to an endpoint the SDK does not know yet, for {@link Client.request}. `Method` is the
+ * method the request is made with: given as `'GET'`, the request takes no `body` (a compile error
+ * rather than a `RequestValidationError`). A method only known at run time (`HttpMethod`, the
+ * default) takes one, and a `GET` among them is refused when sent.
  *
  * @example
  * ```ts
@@ -34,11 +37,13 @@ export type QueryValue = string | number | boolean;
  *   path: path`/v1/projects/${'proj_123'}/members`,
  *   query: { limit: 20, role: ['owner', 'admin'] },
  * };
+ * // @ts-expect-error a GET request has no body
+ * const wrong: CustomRequest<'GET'> = { method: 'GET', path: '/v1/projects', body: { a: 1 } };
  * ```
  */
-export interface CustomRequest {
+export interface CustomRequest<Method extends HttpMethod = HttpMethod> {
   /** The HTTP method. Every one but `GET` carries an `Idempotency-Key`. */
-  method: HttpMethod;
+  method: Method;
   /**
    * The path below `baseUrl`, starting with `/`, such as `/v1/projects/proj_123/members`. Build
    * it with the {@link path} tag, which encodes each value as one segment. Absolute URLs, empty,
@@ -47,7 +52,7 @@ export interface CustomRequest {
    */
   path: string;
   /** The JSON body: a plain JSON object, sent as it is. Not for `GET`. */
-  body?: Record<string, unknown> | undefined;
+  body?: (Method extends 'GET' ? undefined : Record<string, unknown>) | undefined;
   /** Query parameters; an array repeats the parameter, `undefined` leaves it out. */
   query?: Readonly<Record<string, QueryValue | readonly QueryValue[] | undefined>> | undefined;
 }

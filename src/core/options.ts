@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isPlainObject } from '../internal/json.js';
 import { jsonObjectSchema } from '../schemas.js';
 import type { ApiKeyFunction } from './credential.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
@@ -21,10 +22,11 @@ import { nonEmptyString, validate } from './validation.js';
 export interface RequestOptions {
   /**
    * Ends the call at once: the current attempt or backoff stops and no further attempt starts.
-   * The call rejects with `APIUserAbortError`.
+   * The call rejects with `APIUserAbortError`. `null` is the same as none, as frameworks hand out
+   * (`request.signal ?? null`).
    * @default none: the call ends only when it succeeds, fails or runs out of retries
    */
-  signal?: AbortSignal | undefined;
+  signal?: AbortSignal | null | undefined;
   /**
    * How long one attempt may take, in ms, including reading the response body.
    * @default the client's `timeout` (60 000)
@@ -48,10 +50,25 @@ export interface RequestOptions {
    */
   maxRetries?: number | undefined;
   /**
-   * Headers for this call, over the client's `headers`.
+   * Headers for this call, over the client's `headers`, in any form `fetch` takes (`HeadersInit`):
+   * a `Headers` object, an array of `[name, value]` pairs, or an object of names and values. Names
+   * are case-insensitive. A name given `null` (or `undefined`) is not sent with this call,
+   * whatever the client's `headers` or the SDK's own `user-agent` say. The SDK sets
+   * `authorization`, `idempotency-key`, a JSON body's `content-type` and (when none is given)
+   * `accept: application/json` after, over these.
    * @default the client's `headers`
+   * @example
+   * ```ts
+   * const client = new Client({ baseUrl: 'https://host/api', headers: { 'x-team': 'support' } });
+   * // This call carries x-trace and no x-team.
+   * await client.projects.get('proj_123', { headers: { 'x-trace': 'abc', 'X-Team': null } });
+   * ```
    */
-  headers?: Record<string, string> | undefined;
+  headers?:
+    | Headers
+    | readonly (readonly [name: string, value: string | null | undefined])[]
+    | { readonly [name: string]: string | null | undefined }
+    | undefined;
   /**
    * The `Idempotency-Key` for a POST, sent on every attempt. Reuse one to make a call safe to
    * repeat across process restarts.
@@ -185,10 +202,14 @@ export interface ClientOptions {
    */
   maxResponseBytes?: number | undefined;
   /**
-   * Headers sent with every call, such as a tracing header.
+   * Headers sent with every call, such as a tracing header: a `Headers` object, an array of
+   * `[name, value]` pairs, or an object of names and values, as `fetch` takes them. The client
+   * keeps a copy, so a `Headers` object changed afterwards changes nothing. A name given `null`
+   * (or `undefined`) is the same as one left out, and also drops the SDK's own header of that name
+   * (`user-agent`).
    * @default {}
    */
-  headers?: Record<string, string> | undefined;
+  headers?: RequestOptions['headers'];
   /**
    * The `fetch` to send with, such as one with a proxy agent.
    * @default globalThis.fetch, looked up at each request (so test interceptors installed later apply)
@@ -270,30 +291,67 @@ export const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
 export const urlCharacters = /^[!-~\u00a1-\uffff]*$/;
 const headerValueMessage =
   'must not contain line breaks, control characters or characters above U+00FF';
-// Custom checks rather than z.record and z.array, which would add 0.6 KiB min+gzip to browser
-// bundles (the 25 KiB budget, test/package/bundle.test.ts, has no room for them).
-const headersSchema = z.custom<Record<string, string>>().check(
+/**
+ * The `[name, value]` items of headers as given: a plain object's entries, or what an iterable
+ * object (a `Headers`, an array of pairs) yields; `undefined` for anything else.
+ */
+function headerItems(headers: unknown): unknown[] | undefined {
+  return isPlainObject(headers)
+    ? Object.entries(headers)
+    : Object(headers) === headers && Symbol.iterator in (headers as object)
+      ? [...(headers as Iterable<unknown>)]
+      : undefined;
+}
+
+/**
+ * Headers in any form {@link RequestOptions.headers} takes, as one new object of lower-case names,
+ * with `undefined` for a name given `null` or `undefined`: ky's merge drops such a name from the
+ * headers it sends. A copy, so nothing the caller changes afterwards reaches a request. Only for
+ * headers that passed {@link headersSchema}.
+ */
+export function headerRecord(
+  headers: RequestOptions['headers'],
+): Record<string, string | undefined> {
+  return Object.fromEntries(
+    ((headerItems(headers) ?? []) as [string, string | null | undefined][]).map(([name, value]) => [
+      name.toLowerCase(),
+      value ?? undefined,
+    ]),
+  );
+}
+
+// A custom check rather than z.record, z.array and z.union, which would add 0.6 KiB min+gzip to
+// browser bundles (the 25 KiB budget, test/package/bundle.test.ts, has no room for them).
+const headersSchema = z.custom<RequestOptions['headers']>().check(
   z.superRefine((value, context) => {
-    const problem = (message: string, path: string[] = []) =>
+    const problem = (message: string, path: PropertyKey[] = []) =>
       context.addIssue({ code: 'custom', message, path, input: value });
-    const prototype = typeof value === 'object' && value !== null && Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) {
-      return problem('expected a plain object of header names and values');
+    const items = headerItems(value);
+    if (!items) {
+      return problem('expected a Headers object, an array of [name, value] pairs or an object');
     }
-    for (const [name, text] of Object.entries(value)) {
-      if (!headerName.test(name)) problem('is not a valid header name', [name]);
-      else if (typeof text !== 'string') problem('expected a string', [name]);
-      else if (!headerValue.test(text)) problem(headerValueMessage, [name]);
+    for (const [index, item] of items.entries()) {
+      if (!Array.isArray(item) || item.length !== 2) {
+        problem('expected a [name, value] pair', [index]);
+        continue;
+      }
+      const [name, text] = item;
+      // null or undefined says "do not send this header".
+      if (typeof name !== 'string' || !headerName.test(name)) {
+        problem('is not a valid header name', [name]);
+      } else if (text != null && typeof text !== 'string') problem('expected a string', [name]);
+      else if (text != null && !headerValue.test(text)) problem(headerValueMessage, [name]);
     }
   }),
 );
-const abortSignal = z.custom<AbortSignal>(
+
+/** An AbortSignal, or `null` for none. */
+const abortSignal = z.custom<AbortSignal | null>(
   (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as AbortSignal).aborted === 'boolean' &&
-    typeof (value as AbortSignal).addEventListener === 'function',
-  { message: 'expected an AbortSignal' },
+    value === null ||
+    (typeof (value as AbortSignal | undefined)?.aborted === 'boolean' &&
+      typeof (value as AbortSignal).addEventListener === 'function'),
+  { message: 'expected an AbortSignal or null' },
 );
 
 const middlewareSchema = z.custom<readonly Middleware[]>().check(

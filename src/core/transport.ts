@@ -23,6 +23,7 @@ import type { Log } from './logger.js';
 import type { Caller, Middleware } from './middleware.js';
 import {
   type bodyRequestOptionsSchema,
+  headerRecord,
   type RequestOptions,
   requestOptionsSchema,
 } from './options.js';
@@ -46,7 +47,8 @@ export interface TransportConfig {
   readonly totalTimeout: number | undefined;
   /** The largest response body an attempt reads, in bytes. */
   readonly maxResponseBytes: number;
-  readonly headers: Readonly<Record<string, string>>;
+  /** The client's `headers`, in any form the option takes. */
+  readonly headers: RequestOptions['headers'];
   readonly fetch: typeof globalThis.fetch | undefined;
   readonly userAgent: string | undefined;
   /** Absent when logging is off. */
@@ -71,7 +73,7 @@ export class Transport {
   /** `ky`, when given, is another transport's instance, to share (see {@link forRequest}). */
   constructor(config: TransportConfig, ky?: KyInstance) {
     this.#config = config;
-    this.#clientSetsContentType = 'content-type' in lowerCased(config.headers);
+    this.#clientSetsContentType = 'content-type' in headerRecord(config.headers);
     this.#ky = ky ?? createKy(config);
   }
 
@@ -194,7 +196,8 @@ export class Transport {
       endpoint as Endpoint<unknown, unknown>,
       { method, path: endpoint.path(input.data) },
       {
-        signal: options.signal,
+        // `null` (a framework's "no signal") is none.
+        signal: options.signal ?? undefined,
         timeout: options.timeout ?? this.#config.timeout,
         totalTimeout: options.totalTimeout ?? this.#config.totalTimeout,
         maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
@@ -262,16 +265,17 @@ export class Transport {
   }
 
   /**
-   * Headers of one call over the client's: the caller's `headers`, names lower-cased so that they
-   * replace rather than join ours, and the JSON Content-Type a body needs, which no caller header
-   * overrides. `undefined` when the call adds nothing, the common case, so ky merges nothing.
+   * Headers of one call over the client's: the caller's `headers` in one object, names lower-cased
+   * so that they replace rather than join ours, a name given `null` as `undefined`, which ky's merge
+   * drops, and the JSON Content-Type a body needs, which no caller header overrides. `undefined`
+   * when the call adds nothing, the common case, so ky merges nothing.
    */
   #callHeaders(
-    callHeaders: Readonly<Record<string, string>> | undefined,
+    callHeaders: RequestOptions['headers'],
     hasBody: boolean,
-  ): Record<string, string> | undefined {
+  ): Record<string, string | undefined> | undefined {
     if (!callHeaders && !(hasBody && this.#clientSetsContentType)) return undefined;
-    const headers = lowerCased(callHeaders ?? {});
+    const headers = headerRecord(callHeaders);
     if (hasBody) headers['content-type'] = 'application/json';
     return headers;
   }
@@ -297,7 +301,8 @@ function createKy(config: TransportConfig): KyInstance {
     retry: retryOptions(config.maxRetries, (error, retry) =>
       judgeFailure(error, retry, config.log),
     ),
-    headers: { ...defaults, ...lowerCased(config.headers) },
+    // A name the client gives `null` is `undefined` here, which ky drops, defaults included.
+    headers: { ...defaults, ...headerRecord(config.headers) },
   });
 }
 
@@ -355,10 +360,4 @@ type CallOptions = Options & { readonly call: Call };
 /** The call ky's options were made for. */
 function callOf(options: object): Call {
   return (options as CallOptions).call;
-}
-
-function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) result[name.toLowerCase()] = value;
-  return result;
 }
