@@ -8,7 +8,14 @@ import {
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 import type { forRequest as forRequestMethod } from '../client.js';
-import { AgentChatError, type Caller, Client, type ClientOptions, type Logger } from '../index.js';
+import {
+  AgentChatError,
+  type Caller,
+  Client,
+  type ClientOptions,
+  ConfigurationError,
+  type Logger,
+} from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
 import { type McpToolScope, toolsForToken, toolsInScope } from './scope.js';
@@ -146,9 +153,10 @@ export interface McpHttpHandler {
  *
  * Needs the optional peer dependency `@modelcontextprotocol/server` (2.4 or later).
  *
- * @throws {@link agentchat!AgentChatError} when both `client` and `clientOptions` are given, an
- * option is unknown (naming the one probably meant) or invalid, the tool scope names an unknown
- * tool, or `authorizationServer` comes without `client` or `resource`.
+ * @throws {@link agentchat!ConfigurationError} (an {@link agentchat!AgentChatError}) when both
+ * `client` and `clientOptions` are given, an option is unknown (naming the one probably meant) or
+ * invalid, the tool scope names an unknown tool, or `authorizationServer` comes without `client`
+ * or `resource`.
  * @example
  * ```ts
  * // A Cloudflare Worker: each caller brings its own service key.
@@ -175,7 +183,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
   const { client, clientOptions, allowedOrigins = [], allowedHosts } = options;
   if (options.authorizationServer !== undefined) {
     if (clientOptions !== undefined || client === undefined) {
-      throw new AgentChatError(
+      throw new ConfigurationError(
         'createMcpHttpHandler with authorizationServer needs client, a Client with the ' +
           "server's own credential (an API key, or clientCredentials), and takes no " +
           'clientOptions: the tokens callers send are for this server, and are never passed on ' +
@@ -185,19 +193,19 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
   } else {
     for (const name of ['resource', 'audience', 'introspection'] as const) {
       if (options[name] !== undefined) {
-        throw new AgentChatError(
+        throw new ConfigurationError(
           `createMcpHttpHandler: ${name} is for an OAuth protected resource: add authorizationServer.`,
         );
       }
     }
   }
   if (client !== undefined && clientOptions !== undefined) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'createMcpHttpHandler takes client (a key of its own) or clientOptions (pass-through), not both.',
     );
   }
   if (client !== undefined && !isClientLike(client)) {
-    throw new AgentChatError('createMcpHttpHandler: client must be a Client from agentchat.');
+    throw new ConfigurationError('createMcpHttpHandler: client must be a Client from agentchat.');
   }
   const tools = toolsInScope(options);
   const origins = [...localhostAllowedOrigins(), ...allowedOrigins.map(originHostname)];
@@ -284,7 +292,7 @@ function checkOptionNames(options: object): void {
   for (const name of Object.keys(options)) {
     if (OPTION_NAMES.includes(name)) continue;
     const meant = closest(name, OPTION_NAMES);
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `createMcpHttpHandler: unknown option ${JSON.stringify(name)}` +
         `${meant ? `; did you mean ${meant}?` : ''} (the options are ${OPTION_NAMES.join(', ')}).`,
     );
@@ -299,21 +307,21 @@ function authorizationGate(
   const { authorizationServer: issuer, resource, introspection, logger } = options;
   const audience = options.audience === undefined ? undefined : [options.audience].flat();
   if (audience !== undefined && !audience.every(isNonEmptyString)) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `createMcpHttpHandler: audience must be a non-empty string or a list of them (the \`aud\` values tokens may carry instead of resource), not ${JSON.stringify(options.audience)}.`,
     );
   }
   if (issuer === undefined) return undefined;
   httpUrl(issuer, 'authorizationServer', 'https://auth.example.com');
   if (resource === undefined) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'createMcpHttpHandler with authorizationServer needs resource, the URL callers reach /mcp ' +
         'at (such as https://mcp.example.com/mcp): tokens must be issued for it.',
     );
   }
   const resourceUrl = httpUrl(resource, 'resource', 'https://mcp.example.com/mcp');
   if (resourceUrl.hash !== '' || resourceUrl.search !== '') {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid resource ${JSON.stringify(resource)}: a resource URL has no query or fragment (RFC 8707).`,
     );
   }
@@ -321,7 +329,7 @@ function authorizationGate(
     introspection !== undefined &&
     !(isNonEmptyString(introspection?.clientId) && isNonEmptyString(introspection?.clientSecret))
   ) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'createMcpHttpHandler: introspection needs { clientId, clientSecret }, the credentials the ' +
         'server introspects tokens with.',
     );
@@ -338,7 +346,7 @@ function authorizationGate(
     });
   } catch (error) {
     // The SDK refuses an issuer that is not https outside loopback.
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid authorizationServer ${JSON.stringify(issuer)}: ${(error as Error).message}.`,
       { cause: error },
     );
@@ -351,7 +359,7 @@ function httpUrl(value: unknown, name: string, example: string): URL {
     url = typeof value === 'string' ? new URL(value) : undefined;
   } catch {}
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid ${name} ${JSON.stringify(value)}: expected an absolute https URL, such as ${example}.`,
     );
   }
@@ -383,7 +391,7 @@ function originHostname(origin: string): string {
   try {
     return new URL(origin).hostname;
   } catch {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid allowed origin ${JSON.stringify(origin)}: expected an origin such as https://app.example.com, or a host name.`,
     );
   }

@@ -1,5 +1,5 @@
 import { type AuthInfo, type JSONRPCRequest, requireScopes } from '@modelcontextprotocol/server';
-import { AgentChatError } from '../index.js';
+import { ConfigurationError } from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AgentChatTool, createProject, getProject, sendMessage } from './tools.js';
 
@@ -57,7 +57,7 @@ export interface McpToolScope {
 /**
  * The tools a scope selects, in their usual order.
  *
- * @throws {@link AgentChatError} for a name that is not a tool (with the one probably meant), an
+ * @throws {@link ConfigurationError} for a name that is not a tool (with the one probably meant), an
  * empty list, or a tool that changes something named in a read-only scope.
  */
 // biome-ignore lint/suspicious/noExplicitAny: see allTools
@@ -66,12 +66,12 @@ export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, a
   const names = allTools.map((tool) => tool.name);
   if (tools !== undefined) {
     if (!Array.isArray(tools) || tools.length === 0) {
-      throw new AgentChatError(`tools must list one or more of ${names.join(', ')}.`);
+      throw new ConfigurationError(`tools must list one or more of ${names.join(', ')}.`);
     }
     for (const name of tools as readonly unknown[]) {
       if (typeof name === 'string' && names.includes(name)) continue;
       const meant = typeof name === 'string' ? closest(name, names) : undefined;
-      throw new AgentChatError(
+      throw new ConfigurationError(
         `Unknown tool ${JSON.stringify(name)}${meant ? `; did you mean ${meant}?` : ''} ` +
           `(the tools are ${names.join(', ')}).`,
       );
@@ -83,7 +83,7 @@ export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, a
   if (!readOnly) return chosen;
   const writing = chosen.filter((tool) => tool.annotations.readOnlyHint !== true);
   if (tools !== undefined && writing.length > 0) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `A read-only server cannot offer ${writing.map((tool) => tool.name).join(', ')}, which ` +
         'changes something: drop it from tools, or drop readOnly.',
     );

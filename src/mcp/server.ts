@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import { AgentChatError, type Client, VERSION } from '../index.js';
+import { type Client, ConfigurationError, VERSION } from '../index.js';
 import { type McpToolScope, toolsInScope } from './scope.js';
 import { toolError, toolSuccess } from './tool-result.js';
 import type { AgentChatTool, Operations } from './tools.js';
@@ -56,9 +56,9 @@ function instructionsFor(tools: readonly { name: string }[]): string {
  *
  * Needs the optional peer dependency `@modelcontextprotocol/server` (2.x).
  *
- * @throws {@link agentchat!AgentChatError} when `client` is not a {@link agentchat!Client}, or
- * `tools` names an unknown tool (with the one probably meant) or, with `readOnly`, a tool that
- * changes something.
+ * @throws {@link agentchat!ConfigurationError} (an {@link agentchat!AgentChatError}) when `client`
+ * is not a {@link agentchat!Client}, or `tools` names an unknown tool (with the one probably
+ * meant) or, with `readOnly`, a tool that changes something.
  * @example
  * ```ts
  * import { Client } from 'agentchat';
@@ -72,7 +72,7 @@ function instructionsFor(tools: readonly { name: string }[]): string {
 export function createMcpServer(options: McpServerOptions): McpServer {
   const client = options?.client;
   if (!isClientLike(client)) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'createMcpServer needs { client }: a Client from agentchat, such as new Client().',
     );
   }
