@@ -18,7 +18,7 @@ import {
 } from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
-import { type McpToolScope, toolsForToken, toolsInScope } from './scope.js';
+import { type McpToolScope, type ToolName, toolsForToken, toolsInScope } from './scope.js';
 import { isClientLike, serverWithTools } from './server.js';
 import type { IntrospectionCredentials } from './token-verifier.js';
 import type { Operations } from './tools.js';
@@ -36,8 +36,13 @@ import type { Operations } from './tools.js';
  * };
  * const handler = createMcpHttpHandler(options);
  * ```
+ * @typeParam ReadOnly - the type of `readOnly`, inferred from a call (see {@link McpToolScope})
+ * @typeParam Tools - the type of `tools`, inferred from a call
  */
-export interface McpHttpHandlerOptions extends McpToolScope {
+export interface McpHttpHandlerOptions<
+  ReadOnly extends boolean = boolean,
+  Tools extends readonly ToolName[] = readonly ToolName[],
+> extends McpToolScope<ReadOnly, Tools> {
   /**
    * A client with a key of its own, which every request uses; callers then send no key. Leave it
    * out for pass-through, where each request's `Authorization: Bearer <service key>` is the key.
@@ -156,7 +161,13 @@ export interface McpHttpHandler {
  * @throws {@link agentchat!ConfigurationError} (an {@link agentchat!AgentChatError}) when both
  * `client` and `clientOptions` are given, an option is unknown (naming the one probably meant) or
  * invalid, the tool scope names an unknown tool, or `authorizationServer` comes without `client`
- * or `resource`.
+ * or `resource`. Written out in the call, an unknown option, `client` with `clientOptions` and a
+ * tool that changes something in a `readOnly: true` scope do not compile either (see
+ * {@link OneClientSource} and {@link agentchat/mcp!ScopedToolList}).
+ * @typeParam ReadOnly - the type of `readOnly`, inferred from the call: there is no need to give
+ * it
+ * @typeParam Tools - the type of `tools`, inferred from the call
+ * @typeParam Given - the options of the call, inferred from it
  * @example
  * ```ts
  * // A Cloudflare Worker: each caller brings its own service key.
@@ -178,6 +189,11 @@ export interface McpHttpHandler {
  * });
  * ```
  */
+export function createMcpHttpHandler<
+  ReadOnly extends boolean = boolean,
+  const Tools extends readonly ToolName[] = readonly ToolName[],
+  Given = McpHttpHandlerOptions,
+>(options?: McpHttpHandlerOptions<ReadOnly, Tools> & OneClientSource<Given>): McpHttpHandler;
 export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHttpHandler {
   checkOptionNames(options);
   const { client, clientOptions, allowedOrigins = [], allowedHosts } = options;
@@ -272,6 +288,45 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
   }
   return handler;
 }
+
+/**
+ * What {@link createMcpHttpHandler} adds to its options' type so that a call giving both
+ * `client` and `clientOptions`, which it refuses, does not compile: `Given`, inferred from the
+ * call, holds which options were given. A value that may be absent (an optional option of a
+ * spread {@link McpHttpHandlerOptions}, a client that may be `undefined`) is left to the check when
+ * the handler is made. Every option the call gives must be one of
+ * {@link McpHttpHandlerOptions}, as the handler refuses any other.
+ *
+ * @typeParam Given - the options of a call, inferred from it
+ * @example
+ * ```ts
+ * import type { OneClientSource } from 'agentchat/mcp';
+ *
+ * const given: OneClientSource<{ readOnly: true }> = { readOnly: true };
+ * ```
+ */
+export type OneClientSource<Given> = {
+  [Name in keyof Given]: Name extends 'client'
+    ? Given[Name]
+    : Name extends keyof McpHttpHandlerOptions
+      ? unknown
+      : never;
+} & NoInfer<
+  // Both given, neither optional (options built elsewhere may lack one) nor possibly undefined.
+  Given extends {
+    /** The client given. */
+    client: infer GivenClient;
+    /** The client options given too. */
+    clientOptions: unknown;
+  }
+    ? undefined extends GivenClient
+      ? unknown
+      : {
+          /** Not with `client`: a client's options are set where it is made. */
+          clientOptions?: never;
+        }
+    : unknown
+>;
 
 /** The options createMcpHttpHandler knows, to name the one meant for a misspelt one. */
 const OPTION_NAMES = [
