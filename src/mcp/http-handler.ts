@@ -294,7 +294,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
  * `client` and `clientOptions`, which it refuses, does not compile: `Given`, inferred from the
  * call, holds which options were given. A value that may be absent (an optional option of a
  * spread {@link McpHttpHandlerOptions}, a client that may be `undefined`) is left to the check when
- * the handler is made. Every option the call gives must be one of
+ * the handler is made. Every option the call gives for sure must be one of
  * {@link McpHttpHandlerOptions}, as the handler refuses any other.
  *
  * @typeParam Given - the options of a call, inferred from it
@@ -310,7 +310,11 @@ export type OneClientSource<Given> = {
     ? Given[Name]
     : Name extends keyof McpHttpHandlerOptions
       ? unknown
-      : never;
+      : // Another option, given for sure: misspelt. One that may be absent (of a type of your
+        // own that adds it) is left to the check when the handler is made.
+        Partial<Pick<Given, Name>> extends Pick<Given, Name>
+        ? unknown
+        : never;
 } & NoInfer<
   // Both given, neither optional (options built elsewhere may lack one) nor possibly undefined.
   Given extends {

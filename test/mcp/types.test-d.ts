@@ -98,6 +98,12 @@ describe('createMcpHttpHandler', () => {
     let options: McpHttpHandlerOptions = { clientOptions: {} };
     options = { ...options, client };
     createMcpHttpHandler(options);
+    // A type of the application's own, with an option it may leave out.
+    interface AppOptions extends McpHttpHandlerOptions {
+      verbose?: boolean;
+    }
+    const app: AppOptions = { client };
+    createMcpHttpHandler(app);
   });
 
   it('refuses client with clientOptions', () => {
