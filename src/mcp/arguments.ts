@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AgentChatError } from '../index.js';
+import { ConfigurationError } from '../index.js';
 import { describeParseArgsError, isParseArgsError } from '../internal/command-line.js';
 import type { McpToolScope, ToolName } from './scope.js';
 
@@ -117,7 +117,7 @@ const HTTP_ONLY = [
 /**
  * Reads the bin's command line (without the node and script paths).
  *
- * @throws {@link AgentChatError} for an unknown option (naming the one probably meant), a bad
+ * @throws {@link ConfigurationError} for an unknown option (naming the one probably meant), a bad
  * value, or an HTTP option without `--http`.
  */
 export function parseBinArguments(argv: readonly string[]): BinArguments {
@@ -126,14 +126,14 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
     ({ values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }));
   } catch (error) {
     if (!isParseArgsError(error)) throw error;
-    throw new AgentChatError(describeParseArgsError(error, options, 'agentchat-mcp'));
+    throw new ConfigurationError(describeParseArgsError(error, options, 'agentchat-mcp'));
   }
   const face = values.http ? 'http' : 'stdio';
   const action = values.help ? 'help' : values.version ? 'version' : 'serve';
   if (face === 'stdio' && action === 'serve') {
     const stray = HTTP_ONLY.filter((name) => values[name] !== undefined);
     if (stray.length > 0) {
-      throw new AgentChatError(`--${stray[0]} is for the HTTP server: add --http.`);
+      throw new ConfigurationError(`--${stray[0]} is for the HTTP server: add --http.`);
     }
   }
   const issuer = values['authorization-server'];
@@ -142,7 +142,7 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
       (name) => values[name] !== undefined,
     );
     if (stray !== undefined) {
-      throw new AgentChatError(
+      throw new ConfigurationError(
         `--${stray} is for an OAuth protected resource: add --authorization-server.`,
       );
     }
@@ -180,7 +180,7 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
 function parsePort(value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(port >= 0 && port <= 65_535)) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `--port ${JSON.stringify(value)} is not a port: give 0 to 65535 (0 picks a free one).`,
     );
   }
@@ -195,7 +195,7 @@ function parseRequestTimeout(value: string | undefined): number {
   const ms = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   // 0 is refused, not taken as "no timeout": a server without one is held open by any slow client.
   if (!(Number.isSafeInteger(ms) && ms > 0)) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `--request-timeout takes a whole number of milliseconds above 0, got ${JSON.stringify(value)}.`,
     );
   }

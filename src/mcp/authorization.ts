@@ -70,7 +70,7 @@ export interface AuthorizationGate {
  * Makes the gate.
  *
  * @throws an `Error` of the SDK when the issuer is not https outside loopback (checked by
- * `buildOAuthProtectedResourceMetadata`); the handler turns it into an `AgentChatError`.
+ * `buildOAuthProtectedResourceMetadata`); the handler turns it into a `ConfigurationError`.
  */
 export function createAuthorizationGate(options: AuthorizationGateOptions): AuthorizationGate {
   const { issuer, resource, audience, introspection, logger, tools } = options;

@@ -4,6 +4,7 @@ import {
   AgentChatError,
   type ClientCredentialsOptions,
   type ClientOptions,
+  ConfigurationError,
   clientCredentials,
   type PrivateJwk,
 } from '../index.js';
@@ -56,7 +57,7 @@ const named = ([first, ...others]: readonly [string, ...string[]]): string =>
  * A host starts the bin with the environment its configuration gives, so every message names the
  * variables to set, and never prints a value.
  *
- * @throws {@link AgentChatError} when the base URL or the credentials are missing, when the OAuth
+ * @throws {@link ConfigurationError} when the base URL or the credentials are missing, when the OAuth
  * settings are incomplete or conflict, when a key file cannot be read, or when both an API key and
  * OAuth settings are given.
  */
@@ -69,18 +70,20 @@ export function clientOptionsFromEnv(
   const oauthSet = OAUTH_VARIABLES.filter((name) => read(name) !== undefined);
   const needed = `${listed(OAUTH_REQUIRED.map(named))}`;
   if (apiKey !== undefined && oauthSet.length > 0) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Both AGENTCHAT_API_KEY and ${oauthSet.join(', ')} are set: set either the API key or the ` +
         `OAuth 2.0 settings (${needed}), not both.`,
     );
   }
   if (apiKey !== undefined) return { apiKey, baseUrl };
   if (oauthSet.length === 0) {
-    throw new AgentChatError(`No credentials: set AGENTCHAT_API_KEY, or ${needed} for OAuth 2.0.`);
+    throw new ConfigurationError(
+      `No credentials: set AGENTCHAT_API_KEY, or ${needed} for OAuth 2.0.`,
+    );
   }
   const missing = OAUTH_REQUIRED.filter((group) => group.every((name) => read(name) === undefined));
   if (missing.length > 0) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Incomplete OAuth 2.0 settings: ${listed(missing.map(named))} ${missing.length === 1 ? 'is' : 'are'} ` +
         `not set (OAuth 2.0 needs ${needed}).`,
     );
@@ -88,7 +91,7 @@ export function clientOptionsFromEnv(
   for (const group of OAUTH_REQUIRED) {
     const given = group.filter((name) => read(name) !== undefined);
     if (given.length > 1) {
-      throw new AgentChatError(
+      throw new ConfigurationError(
         `${listed(given)} are ${given.length === 2 ? 'both' : 'all'} set: set only one of ${listed([...group])}.`,
       );
     }
@@ -109,8 +112,20 @@ export function clientOptionsFromEnv(
     // projected service-account token, every hour or so).
     options.clientAssertion = () => readSetting('AGENTCHAT_CLIENT_ASSERTION_FILE', assertionFile);
   }
-  const tokens = clientCredentials(options as unknown as ClientCredentialsOptions);
-  return { apiKey: tokens, baseUrl };
+  return { apiKey: checkedClientCredentials(options), baseUrl };
+}
+
+/**
+ * `clientCredentials(options)`, its refusal of a setting a {@link ConfigurationError} whatever
+ * class it comes as: for the bin, every setting it starts with is configuration.
+ */
+function checkedClientCredentials(options: Record<string, unknown>): ClientOptions['apiKey'] {
+  try {
+    return clientCredentials(options as unknown as ClientCredentialsOptions);
+  } catch (error) {
+    if (error instanceof ConfigurationError || !(error instanceof AgentChatError)) throw error;
+    throw new ConfigurationError(error.message, { cause: error });
+  }
 }
 
 /** A private key file's contents: a PKCS#8 PEM, or a private JWK as JSON. */
@@ -121,7 +136,7 @@ function privateKeyFromFile(path: string): string | PrivateJwk {
     return JSON.parse(text) as PrivateJwk;
   } catch {
     // Never the parser's message: it quotes the text, which is the key.
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `AGENTCHAT_PRIVATE_KEY_FILE: ${path} starts like a JWK but is not JSON; give a PKCS#8 PEM or a private JWK.`,
     );
   }
@@ -131,24 +146,26 @@ function readSettingSync(variable: string, path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw unreadable(variable, path, error);
+    throw new ConfigurationError(unreadable(variable, path, error));
   }
 }
 
+/**
+ * Read for each token request, long after start-up: a file missing for a moment while the
+ * platform rotates it is not a setting to fix, so this is a plain AgentChatError.
+ */
 async function readSetting(variable: string, path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    throw unreadable(variable, path, error);
+    throw new AgentChatError(unreadable(variable, path, error));
   }
 }
 
 /** Names the file and the reason (`ENOENT`), never a value. */
-function unreadable(variable: string, path: string, error: unknown): AgentChatError {
+function unreadable(variable: string, path: string, error: unknown): string {
   const code = (error as { code?: unknown }).code;
-  return new AgentChatError(
-    `${variable}: cannot read ${path}${typeof code === 'string' ? ` (${code})` : ''}.`,
-  );
+  return `${variable}: cannot read ${path}${typeof code === 'string' ? ` (${code})` : ''}.`;
 }
 
 /**
@@ -169,7 +186,7 @@ export function hasOwnCredentials(env: Environment): boolean {
  * The credentials `--introspection` introspects tokens with: `AGENTCHAT_INTROSPECTION_CLIENT_ID`
  * and `AGENTCHAT_INTROSPECTION_CLIENT_SECRET`.
  *
- * @throws {@link AgentChatError} naming whichever is not set.
+ * @throws {@link ConfigurationError} naming whichever is not set.
  */
 export function introspectionFromEnv(env: Environment): IntrospectionCredentials {
   const read = reader(env);
@@ -180,7 +197,7 @@ export function introspectionFromEnv(env: Environment): IntrospectionCredentials
       ...(clientId === undefined ? ['AGENTCHAT_INTROSPECTION_CLIENT_ID'] : []),
       ...(clientSecret === undefined ? ['AGENTCHAT_INTROSPECTION_CLIENT_SECRET'] : []),
     ];
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `--introspection needs the client it introspects tokens as: ${listed(missing)} ` +
         `${missing.length === 1 ? 'is' : 'are'} not set.`,
     );
@@ -191,12 +208,12 @@ export function introspectionFromEnv(env: Environment): IntrospectionCredentials
 /**
  * `AGENTCHAT_BASE_URL`, the service root.
  *
- * @throws {@link AgentChatError} when it is not set.
+ * @throws {@link ConfigurationError} when it is not set.
  */
 export function baseUrlFromEnv(env: Environment): string {
   const baseUrl = reader(env)('AGENTCHAT_BASE_URL');
   if (baseUrl === undefined) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'AGENTCHAT_BASE_URL is not set: set it to the service root before /v1, such as https://host/api.',
     );
   }

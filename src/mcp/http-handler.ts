@@ -8,10 +8,17 @@ import {
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 import type { forRequest as forRequestMethod } from '../client.js';
-import { AgentChatError, type Caller, Client, type ClientOptions, type Logger } from '../index.js';
+import {
+  AgentChatError,
+  type Caller,
+  Client,
+  type ClientOptions,
+  ConfigurationError,
+  type Logger,
+} from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
-import { type McpToolScope, toolsForToken, toolsInScope } from './scope.js';
+import { type McpToolScope, type ToolName, toolsForToken, toolsInScope } from './scope.js';
 import { isClientLike, serverWithTools } from './server.js';
 import type { IntrospectionCredentials } from './token-verifier.js';
 import type { Operations } from './tools.js';
@@ -29,8 +36,13 @@ import type { Operations } from './tools.js';
  * };
  * const handler = createMcpHttpHandler(options);
  * ```
+ * @typeParam ReadOnly - the type of `readOnly`, inferred from a call (see {@link McpToolScope})
+ * @typeParam Tools - the type of `tools`, inferred from a call
  */
-export interface McpHttpHandlerOptions extends McpToolScope {
+export interface McpHttpHandlerOptions<
+  ReadOnly extends boolean = boolean,
+  Tools extends readonly ToolName[] = readonly ToolName[],
+> extends McpToolScope<ReadOnly, Tools> {
   /**
    * A client with a key of its own, which every request uses; callers then send no key. Leave it
    * out for pass-through, where each request's `Authorization: Bearer <service key>` is the key.
@@ -146,9 +158,16 @@ export interface McpHttpHandler {
  *
  * Needs the optional peer dependency `@modelcontextprotocol/server` (2.4 or later).
  *
- * @throws {@link agentchat!AgentChatError} when both `client` and `clientOptions` are given, an
- * option is unknown (naming the one probably meant) or invalid, the tool scope names an unknown
- * tool, or `authorizationServer` comes without `client` or `resource`.
+ * @throws {@link agentchat!ConfigurationError} (an {@link agentchat!AgentChatError}) when both
+ * `client` and `clientOptions` are given, an option is unknown (naming the one probably meant) or
+ * invalid, the tool scope names an unknown tool, or `authorizationServer` comes without `client`
+ * or `resource`. Written out in the call, an unknown option, `client` with `clientOptions` and a
+ * tool that changes something in a `readOnly: true` scope do not compile either (see
+ * {@link OneClientSource} and {@link agentchat/mcp!ScopedToolList}).
+ * @typeParam ReadOnly - the type of `readOnly`, inferred from the call: there is no need to give
+ * it
+ * @typeParam Tools - the type of `tools`, inferred from the call
+ * @typeParam Given - the options of the call, inferred from it
  * @example
  * ```ts
  * // A Cloudflare Worker: each caller brings its own service key.
@@ -170,12 +189,17 @@ export interface McpHttpHandler {
  * });
  * ```
  */
+export function createMcpHttpHandler<
+  ReadOnly extends boolean = boolean,
+  const Tools extends readonly ToolName[] = readonly ToolName[],
+  Given = McpHttpHandlerOptions,
+>(options?: McpHttpHandlerOptions<ReadOnly, Tools> & OneClientSource<Given>): McpHttpHandler;
 export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHttpHandler {
   checkOptionNames(options);
   const { client, clientOptions, allowedOrigins = [], allowedHosts } = options;
   if (options.authorizationServer !== undefined) {
     if (clientOptions !== undefined || client === undefined) {
-      throw new AgentChatError(
+      throw new ConfigurationError(
         'createMcpHttpHandler with authorizationServer needs client, a Client with the ' +
           "server's own credential (an API key, or clientCredentials), and takes no " +
           'clientOptions: the tokens callers send are for this server, and are never passed on ' +
@@ -185,19 +209,19 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
   } else {
     for (const name of ['resource', 'audience', 'introspection'] as const) {
       if (options[name] !== undefined) {
-        throw new AgentChatError(
+        throw new ConfigurationError(
           `createMcpHttpHandler: ${name} is for an OAuth protected resource: add authorizationServer.`,
         );
       }
     }
   }
   if (client !== undefined && clientOptions !== undefined) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'createMcpHttpHandler takes client (a key of its own) or clientOptions (pass-through), not both.',
     );
   }
   if (client !== undefined && !isClientLike(client)) {
-    throw new AgentChatError('createMcpHttpHandler: client must be a Client from agentchat.');
+    throw new ConfigurationError('createMcpHttpHandler: client must be a Client from agentchat.');
   }
   const tools = toolsInScope(options);
   const origins = [...localhostAllowedOrigins(), ...allowedOrigins.map(originHostname)];
@@ -265,6 +289,49 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
   return handler;
 }
 
+/**
+ * What {@link createMcpHttpHandler} adds to its options' type so that a call giving both
+ * `client` and `clientOptions`, which it refuses, does not compile: `Given`, inferred from the
+ * call, holds which options were given. A value that may be absent (an optional option of a
+ * spread {@link McpHttpHandlerOptions}, a client that may be `undefined`) is left to the check when
+ * the handler is made. Every option the call gives for sure must be one of
+ * {@link McpHttpHandlerOptions}, as the handler refuses any other.
+ *
+ * @typeParam Given - the options of a call, inferred from it
+ * @example
+ * ```ts
+ * import type { OneClientSource } from 'agentchat/mcp';
+ *
+ * const given: OneClientSource<{ readOnly: true }> = { readOnly: true };
+ * ```
+ */
+export type OneClientSource<Given> = {
+  [Name in keyof Given]: Name extends 'client'
+    ? Given[Name]
+    : Name extends keyof McpHttpHandlerOptions
+      ? unknown
+      : // Another option, given for sure: misspelt. One that may be absent (of a type of your
+        // own that adds it) is left to the check when the handler is made.
+        Partial<Pick<Given, Name>> extends Pick<Given, Name>
+        ? unknown
+        : never;
+} & NoInfer<
+  // Both given, neither optional (options built elsewhere may lack one) nor possibly undefined.
+  Given extends {
+    /** The client given. */
+    client: infer GivenClient;
+    /** The client options given too. */
+    clientOptions: unknown;
+  }
+    ? undefined extends GivenClient
+      ? unknown
+      : {
+          /** Not with `client`: a client's options are set where it is made. */
+          clientOptions?: never;
+        }
+    : unknown
+>;
+
 /** The options createMcpHttpHandler knows, to name the one meant for a misspelt one. */
 const OPTION_NAMES = [
   'client',
@@ -284,7 +351,7 @@ function checkOptionNames(options: object): void {
   for (const name of Object.keys(options)) {
     if (OPTION_NAMES.includes(name)) continue;
     const meant = closest(name, OPTION_NAMES);
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `createMcpHttpHandler: unknown option ${JSON.stringify(name)}` +
         `${meant ? `; did you mean ${meant}?` : ''} (the options are ${OPTION_NAMES.join(', ')}).`,
     );
@@ -299,21 +366,21 @@ function authorizationGate(
   const { authorizationServer: issuer, resource, introspection, logger } = options;
   const audience = options.audience === undefined ? undefined : [options.audience].flat();
   if (audience !== undefined && !audience.every(isNonEmptyString)) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `createMcpHttpHandler: audience must be a non-empty string or a list of them (the \`aud\` values tokens may carry instead of resource), not ${JSON.stringify(options.audience)}.`,
     );
   }
   if (issuer === undefined) return undefined;
   httpUrl(issuer, 'authorizationServer', 'https://auth.example.com');
   if (resource === undefined) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'createMcpHttpHandler with authorizationServer needs resource, the URL callers reach /mcp ' +
         'at (such as https://mcp.example.com/mcp): tokens must be issued for it.',
     );
   }
   const resourceUrl = httpUrl(resource, 'resource', 'https://mcp.example.com/mcp');
   if (resourceUrl.hash !== '' || resourceUrl.search !== '') {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid resource ${JSON.stringify(resource)}: a resource URL has no query or fragment (RFC 8707).`,
     );
   }
@@ -321,7 +388,7 @@ function authorizationGate(
     introspection !== undefined &&
     !(isNonEmptyString(introspection?.clientId) && isNonEmptyString(introspection?.clientSecret))
   ) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'createMcpHttpHandler: introspection needs { clientId, clientSecret }, the credentials the ' +
         'server introspects tokens with.',
     );
@@ -338,7 +405,7 @@ function authorizationGate(
     });
   } catch (error) {
     // The SDK refuses an issuer that is not https outside loopback.
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid authorizationServer ${JSON.stringify(issuer)}: ${(error as Error).message}.`,
       { cause: error },
     );
@@ -351,7 +418,7 @@ function httpUrl(value: unknown, name: string, example: string): URL {
     url = typeof value === 'string' ? new URL(value) : undefined;
   } catch {}
   if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid ${name} ${JSON.stringify(value)}: expected an absolute https URL, such as ${example}.`,
     );
   }
@@ -383,7 +450,7 @@ function originHostname(origin: string): string {
   try {
     return new URL(origin).hostname;
   } catch {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `Invalid allowed origin ${JSON.stringify(origin)}: expected an origin such as https://app.example.com, or a host name.`,
     );
   }

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
-import { AgentChatError, Client, type Logger } from '../index.js';
+import { Client, ConfigurationError, type Logger } from '../index.js';
 import type { BinArguments } from './arguments.js';
 import {
   baseUrlFromEnv,
@@ -28,7 +28,7 @@ const SHUTDOWN_GRACE_MS = 5_000;
  * or none, and then each request's. Resolves once the server listens, having printed its URL on
  * standard error; SIGTERM and SIGINT stop it.
  *
- * @throws {@link AgentChatError} for a bad setting, a non-loopback host with a key of the
+ * @throws {@link ConfigurationError} for a bad setting, a non-loopback host with a key of the
  * server's own and no `--allow-remote`, or `--authorization-server` without a credential of the
  * server's own.
  */
@@ -48,7 +48,7 @@ export async function serveOnHttp(
   const { authorization } = args;
   if (authorization !== undefined) {
     if (!hasOwnCredentials(env)) {
-      throw new AgentChatError(
+      throw new ConfigurationError(
         "--authorization-server needs a credential of the server's own to call the service " +
           "with (callers' tokens are never passed on): set AGENTCHAT_API_KEY, or the OAuth 2.0 " +
           'client credentials settings (AGENTCHAT_CLIENT_ID with AGENTCHAT_CLIENT_SECRET, and ' +
@@ -56,7 +56,7 @@ export async function serveOnHttp(
       );
     }
     if (authorization.resource === undefined && !loopback) {
-      throw new AgentChatError(
+      throw new ConfigurationError(
         `--host ${args.host} with --authorization-server needs --resource, the URL callers ` +
           'reach /mcp at (such as https://mcp.example.com/mcp): tokens must be issued for it.',
       );
@@ -76,7 +76,7 @@ export async function serveOnHttp(
     };
   } else if (hasOwnCredentials(env)) {
     if (!loopback && !args.allowRemote) {
-      throw new AgentChatError(
+      throw new ConfigurationError(
         `--host ${args.host} would let anyone who reaches it call the service with this server's ` +
           'own key: unset AGENTCHAT_API_KEY (and the OAuth settings) so that each caller sends ' +
           'its own, or add --allow-remote.',

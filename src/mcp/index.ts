@@ -23,7 +23,8 @@ export {
   createMcpHttpHandler,
   type McpHttpHandler,
   type McpHttpHandlerOptions,
+  type OneClientSource,
 } from './http-handler.js';
-export type { McpToolScope, ToolName } from './scope.js';
+export type { McpToolScope, ReadOnlyToolName, ScopedToolList, ToolName } from './scope.js';
 export { createMcpServer, type McpServerOptions } from './server.js';
 export type { IntrospectionCredentials } from './token-verifier.js';

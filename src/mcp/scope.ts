@@ -1,11 +1,18 @@
 import { type AuthInfo, type JSONRPCRequest, requireScopes } from '@modelcontextprotocol/server';
-import { AgentChatError } from '../index.js';
+import { ConfigurationError } from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AgentChatTool, createProject, getProject, sendMessage } from './tools.js';
+
+/** Every tool, in the order `tools/list` gives them: the names below are read from it. */
+const toolTable = [createProject, getProject, sendMessage] as const;
+
+/** One tool of {@link toolTable}, with its name and `readOnlyHint` as literal types. */
+type TableTool = (typeof toolTable)[number];
 
 /**
  * A tool of agentchat/mcp, by the name MCP clients see.
  *
+ * @useDeclaredType
  * @example
  * ```ts
  * import { Client } from 'agentchat';
@@ -15,20 +22,67 @@ import { type AgentChatTool, createProject, getProject, sendMessage } from './to
  * const server = createMcpServer({ client: new Client(), tools });
  * ```
  */
-export type ToolName = 'create_project' | 'get_project' | 'send_message';
+export type ToolName = TableTool['name'];
+
+/**
+ * A tool that changes nothing (`get_project`): the only kind a scope with `readOnly: true` may
+ * list.
+ *
+ * @useDeclaredType
+ * @example
+ * ```ts
+ * import { Client } from 'agentchat';
+ * import { createMcpServer, type ReadOnlyToolName } from 'agentchat/mcp';
+ *
+ * const tools: ReadOnlyToolName[] = ['get_project'];
+ * const server = createMcpServer({ client: new Client(), readOnly: true, tools });
+ * ```
+ */
+export type ReadOnlyToolName = Extract<
+  TableTool,
+  { readonly annotations: { readonly readOnlyHint: true } }
+>['name'];
 
 /** Every tool, in the order `tools/list` gives them. */
 // biome-ignore lint/suspicious/noExplicitAny: the list holds tools of different shapes
-export const allTools: readonly AgentChatTool<any, any>[] = [
-  createProject,
-  getProject,
-  sendMessage,
-];
+export const allTools: readonly AgentChatTool<any, any>[] = toolTable;
+
+/**
+ * The `tools` of a {@link McpToolScope}: any list of {@link ToolName}s, except that with
+ * `readOnly: true` a list written out in the call (an array literal, or an `as const` tuple) may
+ * name only {@link ReadOnlyToolName}s, so that
+ * `createMcpServer({ client, readOnly: true, tools: ['create_project'] })` does not compile. A list
+ * whose names are known only when the code runs (a `ToolName[]` variable) is checked then, when
+ * the server is made.
+ *
+ * @typeParam ReadOnly - the type of the scope's `readOnly`: `true` when written so
+ * @typeParam Tools - the type of the list given
+ * @example
+ * ```ts
+ * import type { ScopedToolList } from 'agentchat/mcp';
+ *
+ * const tools: ScopedToolList<true, readonly ['get_project']> = ['get_project'];
+ * ```
+ */
+export type ScopedToolList<
+  ReadOnly extends boolean = boolean,
+  Tools extends readonly ToolName[] = readonly ToolName[],
+> = Tools &
+  NoInfer<
+    ReadOnly extends true
+      ? number extends Tools['length']
+        ? unknown
+        : readonly ReadOnlyToolName[]
+      : unknown
+  >;
 
 /**
  * Which tools a server offers, for hosts that should not get them all: an agent that may only
- * read, or one that needs a single operation.
+ * read, or one that needs a single operation. Its type parameters are inferred from a call, for
+ * the check {@link ScopedToolList} describes; a scope of your own needs none.
  *
+ * @typeParam ReadOnly - the type of `readOnly`, inferred from a call
+ * @typeParam Tools - the type of `tools`, inferred from a call
  * @example
  * ```ts
  * import { Client } from 'agentchat';
@@ -38,26 +92,30 @@ export const allTools: readonly AgentChatTool<any, any>[] = [
  * const server = createMcpServer({ client: new Client(), ...scope });
  * ```
  */
-export interface McpToolScope {
+export interface McpToolScope<
+  ReadOnly extends boolean = boolean,
+  Tools extends readonly ToolName[] = readonly ToolName[],
+> {
   /**
-   * The tools to offer, by name. Unknown names are refused when the server is made.
+   * The tools to offer, by name. Unknown names are refused when the server is made. With
+   * `readOnly: true`, only tools that change nothing ({@link ReadOnlyToolName}).
    *
    * @default all three
    */
-  tools?: readonly ToolName[];
+  tools?: ScopedToolList<ReadOnly, Tools>;
   /**
    * Offer only the tools that change nothing (`get_project`). With `tools`, every tool named
    * must be read-only.
    *
    * @default false
    */
-  readOnly?: boolean;
+  readOnly?: ReadOnly;
 }
 
 /**
  * The tools a scope selects, in their usual order.
  *
- * @throws {@link AgentChatError} for a name that is not a tool (with the one probably meant), an
+ * @throws {@link ConfigurationError} for a name that is not a tool (with the one probably meant), an
  * empty list, or a tool that changes something named in a read-only scope.
  */
 // biome-ignore lint/suspicious/noExplicitAny: see allTools
@@ -66,12 +124,12 @@ export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, a
   const names = allTools.map((tool) => tool.name);
   if (tools !== undefined) {
     if (!Array.isArray(tools) || tools.length === 0) {
-      throw new AgentChatError(`tools must list one or more of ${names.join(', ')}.`);
+      throw new ConfigurationError(`tools must list one or more of ${names.join(', ')}.`);
     }
     for (const name of tools as readonly unknown[]) {
       if (typeof name === 'string' && names.includes(name)) continue;
       const meant = typeof name === 'string' ? closest(name, names) : undefined;
-      throw new AgentChatError(
+      throw new ConfigurationError(
         `Unknown tool ${JSON.stringify(name)}${meant ? `; did you mean ${meant}?` : ''} ` +
           `(the tools are ${names.join(', ')}).`,
       );
@@ -83,7 +141,7 @@ export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, a
   if (!readOnly) return chosen;
   const writing = chosen.filter((tool) => tool.annotations.readOnlyHint !== true);
   if (tools !== undefined && writing.length > 0) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       `A read-only server cannot offer ${writing.map((tool) => tool.name).join(', ')}, which ` +
         'changes something: drop it from tools, or drop readOnly.',
     );

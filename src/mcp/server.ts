@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import { AgentChatError, type Client, VERSION } from '../index.js';
-import { type McpToolScope, toolsInScope } from './scope.js';
+import { type Client, ConfigurationError, VERSION } from '../index.js';
+import { type McpToolScope, type ToolName, toolsInScope } from './scope.js';
 import { toolError, toolSuccess } from './tool-result.js';
 import type { AgentChatTool, Operations } from './tools.js';
 
@@ -15,8 +15,13 @@ import type { AgentChatTool, Operations } from './tools.js';
  * const options: McpServerOptions = { client: new Client({ maxRetries: 4 }) };
  * const server = createMcpServer(options);
  * ```
+ * @typeParam ReadOnly - the type of `readOnly`, inferred from a call (see {@link McpToolScope})
+ * @typeParam Tools - the type of `tools`, inferred from a call
  */
-export interface McpServerOptions extends McpToolScope {
+export interface McpServerOptions<
+  ReadOnly extends boolean = boolean,
+  Tools extends readonly ToolName[] = readonly ToolName[],
+> extends McpToolScope<ReadOnly, Tools> {
   /**
    * The client every tool calls. Its key, base URL, retries, timeouts and logger apply to the
    * tools' requests.
@@ -56,9 +61,13 @@ function instructionsFor(tools: readonly { name: string }[]): string {
  *
  * Needs the optional peer dependency `@modelcontextprotocol/server` (2.x).
  *
- * @throws {@link agentchat!AgentChatError} when `client` is not a {@link agentchat!Client}, or
- * `tools` names an unknown tool (with the one probably meant) or, with `readOnly`, a tool that
- * changes something.
+ * @throws {@link agentchat!ConfigurationError} (an {@link agentchat!AgentChatError}) when `client`
+ * is not a {@link agentchat!Client}, or `tools` names an unknown tool (with the one probably
+ * meant) or, with `readOnly`, a tool that changes something. Written out in the call, the latter
+ * does not compile either (see {@link agentchat/mcp!ScopedToolList}).
+ * @typeParam ReadOnly - the type of `readOnly`, inferred from the call: there is no need to give
+ * it
+ * @typeParam Tools - the type of `tools`, inferred from the call
  * @example
  * ```ts
  * import { Client } from 'agentchat';
@@ -69,10 +78,13 @@ function instructionsFor(tools: readonly { name: string }[]): string {
  * await server.connect(new StdioServerTransport());
  * ```
  */
-export function createMcpServer(options: McpServerOptions): McpServer {
+export function createMcpServer<
+  ReadOnly extends boolean = boolean,
+  const Tools extends readonly ToolName[] = readonly ToolName[],
+>(options: McpServerOptions<ReadOnly, Tools>): McpServer {
   const client = options?.client;
   if (!isClientLike(client)) {
-    throw new AgentChatError(
+    throw new ConfigurationError(
       'createMcpServer needs { client }: a Client from agentchat, such as new Client().',
     );
   }

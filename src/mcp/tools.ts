@@ -40,6 +40,9 @@ export interface AgentChatTool<Input, Output extends object> {
 
 const PROJECT_ID = 'The project id, proj_<id>, as create_project returned it.';
 
+// Each tool below is `as const`: its name and its `readOnlyHint` keep their literal types, from
+// which scope.ts derives the tool names a scope may list (ToolName, ReadOnlyToolName).
+
 const projectFields = {
   id: { description: 'The project id, proj_<id>: pass it to get_project and send_message.' },
   name: { description: 'The project name.' },
@@ -47,7 +50,7 @@ const projectFields = {
   createdAt: { description: 'When the project was created, an ISO 8601 UTC timestamp.' },
 };
 
-export const createProject: AgentChatTool<ProjectCreateParams, CreatedProject> = {
+export const createProject = {
   name: 'create_project',
   title: 'Create project',
   description:
@@ -84,9 +87,9 @@ export const createProject: AgentChatTool<ProjectCreateParams, CreatedProject> =
   summarize: (project) =>
     `Created project ${project.id} named ${JSON.stringify(project.name)} (status ${project.status}, ` +
     `created ${project.createdAt}).`,
-};
+} as const satisfies AgentChatTool<ProjectCreateParams, CreatedProject>;
 
-export const getProject: AgentChatTool<{ id: string }, Project> = {
+export const getProject = {
   name: 'get_project',
   title: 'Get project',
   description:
@@ -113,9 +116,9 @@ export const getProject: AgentChatTool<{ id: string }, Project> = {
   summarize: (project) =>
     `Project ${project.id} named ${JSON.stringify(project.name)}: agent ${project.agentId}, ` +
     `status ${project.status}, created ${project.createdAt}, metadata ${JSON.stringify(project.metadata)}.`,
-};
+} as const satisfies AgentChatTool<{ id: string }, Project>;
 
-export const sendMessage: AgentChatTool<ChatSendParams, ChatReply> = {
+export const sendMessage = {
   name: 'send_message',
   title: 'Send message to the project agent',
   description:
@@ -155,4 +158,4 @@ export const sendMessage: AgentChatTool<ChatSendParams, ChatReply> = {
     );
     return `${reply.message}\n\nSuggested follow-ups:\n${suggestions.join('\n')}`;
   },
-};
+} as const satisfies AgentChatTool<ChatSendParams, ChatReply>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentChatError } from '../../src/index.js';
+import { AgentChatError, ConfigurationError } from '../../src/index.js';
 import { parseBinArguments } from '../../src/mcp/arguments.js';
 
 /** The message parseBinArguments refuses `argv` with; fails the test when it does not. */
@@ -7,6 +7,7 @@ function refusal(argv: string[]): string {
   try {
     parseBinArguments(argv);
   } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toBeInstanceOf(AgentChatError);
     return (error as Error).message;
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AgentChatError, OAuthError } from '../../src/index.js';
+import { AgentChatError, ConfigurationError, OAuthError } from '../../src/index.js';
 import { clientOptionsFromEnv } from '../../src/mcp/config.js';
 
 const BASE_URL = 'http://127.0.0.1:4010/api';
@@ -17,6 +17,7 @@ function errorFor(env: Record<string, string | undefined>): AgentChatError {
   try {
     clientOptionsFromEnv(env);
   } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toBeInstanceOf(AgentChatError);
     return error as AgentChatError;
   }

@@ -4,7 +4,7 @@
  */
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentChatError, Client } from '../../src/index.js';
+import { AgentChatError, Client, ConfigurationError } from '../../src/index.js';
 import { createMcpServer, type McpToolScope } from '../../src/mcp/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { callTool, connectRecorded, textOf } from '../helpers/mcp-client.js';
@@ -40,6 +40,7 @@ function refusal(scope: unknown): string {
   try {
     createMcpServer({ client: client(), ...(scope as McpToolScope) });
   } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toBeInstanceOf(AgentChatError);
     return (error as Error).message;
   }

@@ -8,7 +8,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AgentChatError, Client } from '../../src/index.js';
+import { AgentChatError, Client, ConfigurationError } from '../../src/index.js';
 import { createMcpServer } from '../../src/mcp/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import {
@@ -322,7 +322,8 @@ describe('createMcpServer', () => {
     ['no options', undefined],
     ['no client', {}],
     ['a client of another kind', { client: { projects: {} } }],
-  ])('refuses %s with an AgentChatError', (_, options) => {
+  ])('refuses %s with a ConfigurationError, an AgentChatError', (_, options) => {
+    expect(() => createMcpServer(options as never)).toThrow(ConfigurationError);
     expect(() => createMcpServer(options as never)).toThrow(AgentChatError);
     expect(() => createMcpServer(options as never)).toThrow(/needs \{ client \}/);
   });
