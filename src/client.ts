@@ -1,4 +1,5 @@
 import type { APIPromise } from './core/api-promise.js';
+import type { HttpMethod } from './core/call.js';
 import { ClientWait } from './core/client-wait.js';
 import { bearerCredential } from './core/credential.js';
 import {
@@ -29,7 +30,12 @@ import {
 } from './core/errors/index.js';
 import { createLog, isLogLevel, logsAt } from './core/logger.js';
 import type { Caller } from './core/middleware.js';
-import { type ClientOptions, clientOptionsSchema, urlCharacters } from './core/options.js';
+import {
+  type ClientOptions,
+  clientOptionsSchema,
+  headerRecord,
+  urlCharacters,
+} from './core/options.js';
 import { RetryBudget } from './core/retry-budget.js';
 import { retryDefaults } from './core/retry-policy.js';
 import type { StandardSchemaV1, StandardSchemaV1InferOutput } from './core/standard-schema.js';
@@ -193,7 +199,7 @@ export class Client {
     this.maxRetries = options.maxRetries ?? clientDefaults.maxRetries;
     this.timeout = options.timeout ?? clientDefaults.timeout;
     // Copies, so that neither the caller nor a derived client can change this one's settings.
-    const headers = { ...options.headers };
+    const headers = headerRecord(options.headers);
     const middleware = [...(options.middleware ?? [])];
     // A client made by withOptions shares its parent's budget and wait, unless it calls another
     // service; one that sets retryBudget gets a bucket of its own (or none).
@@ -287,8 +293,11 @@ export class Client {
    * console.log(members[0]?.role);
    * ```
    */
-  request<Schema extends StandardSchemaV1 = StandardSchemaV1<unknown>>(
-    request: CustomRequest,
+  request<
+    Schema extends StandardSchemaV1 = StandardSchemaV1<unknown>,
+    Method extends HttpMethod = HttpMethod,
+  >(
+    request: CustomRequest<Method>,
     options?: CustomRequestOptions<Schema>,
   ): APIPromise<StandardSchemaV1InferOutput<Schema>> {
     return sendCustomRequest(this.#transport, request, options);

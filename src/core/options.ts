@@ -67,7 +67,10 @@ export interface RequestOptions {
   headers?:
     | Headers
     | readonly (readonly [name: string, value: string | null | undefined])[]
-    | { readonly [name: string]: string | null | undefined }
+    // Node's own `HeadersInit` (undici's) types pairs as string[][] and lets a value be a list,
+    // sent joined by ", " as fetch does.
+    | readonly (readonly string[])[]
+    | { readonly [name: string]: string | readonly string[] | null | undefined }
     | undefined;
   /**
    * The `Idempotency-Key` for a POST, sent on every attempt. Reuse one to make a call safe to
@@ -313,10 +316,12 @@ export function headerRecord(
   headers: RequestOptions['headers'],
 ): Record<string, string | undefined> {
   return Object.fromEntries(
-    ((headerItems(headers) ?? []) as [string, string | null | undefined][]).map(([name, value]) => [
-      name.toLowerCase(),
-      value ?? undefined,
-    ]),
+    ((headerItems(headers) ?? []) as [string, string | string[] | null | undefined][]).map(
+      ([name, value]) => [
+        name.toLowerCase(),
+        value == null ? undefined : [value].flat().join(', '),
+      ],
+    ),
   );
 }
 
@@ -339,8 +344,13 @@ const headersSchema = z.custom<RequestOptions['headers']>().check(
       // null or undefined says "do not send this header".
       if (typeof name !== 'string' || !headerName.test(name)) {
         problem('is not a valid header name', [name]);
-      } else if (text != null && typeof text !== 'string') problem('expected a string', [name]);
-      else if (text != null && !headerValue.test(text)) problem(headerValueMessage, [name]);
+      } else {
+        const values: unknown[] = text == null ? [] : [text].flat();
+        if (!values.every((each) => typeof each === 'string')) problem('expected a string', [name]);
+        else if (!values.every((each) => headerValue.test(each))) {
+          problem(headerValueMessage, [name]);
+        }
+      }
     }
   }),
 );

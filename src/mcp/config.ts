@@ -112,20 +112,8 @@ export function clientOptionsFromEnv(
     // projected service-account token, every hour or so).
     options.clientAssertion = () => readSetting('AGENTCHAT_CLIENT_ASSERTION_FILE', assertionFile);
   }
-  return { apiKey: checkedClientCredentials(options), baseUrl };
-}
-
-/**
- * `clientCredentials(options)`, its refusal of a setting a {@link ConfigurationError} whatever
- * class it comes as: for the bin, every setting it starts with is configuration.
- */
-function checkedClientCredentials(options: Record<string, unknown>): ClientOptions['apiKey'] {
-  try {
-    return clientCredentials(options as unknown as ClientCredentialsOptions);
-  } catch (error) {
-    if (error instanceof ConfigurationError || !(error instanceof AgentChatError)) throw error;
-    throw new ConfigurationError(error.message, { cause: error });
-  }
+  // clientCredentials refuses a bad setting with a ConfigurationError of its own.
+  return { apiKey: clientCredentials(options as unknown as ClientCredentialsOptions), baseUrl };
 }
 
 /** A private key file's contents: a PKCS#8 PEM, or a private JWK as JSON. */
