@@ -183,9 +183,14 @@ export function createRequestOf(server: MockServer, label: string): RecordedRequ
  * those before raising the budget. It was 23 KiB until 1.3.0: `client.request`, a class method no
  * bundler can drop, and the hostile-server limits (capped body read, redirect refusal, redaction)
  * came to 1.35 KiB, of which trims elsewhere won back 0.96 (the size app is 23.4 KiB; the bundlers'
- * page, which does a little more, 23.5 KiB with esbuild).
+ * page, which does a little more, 23.5 KiB with esbuild). It was 25 KiB until 1.4.0, whose
+ * surface a user of openai-node expects came to 0.34 KiB: `.asResponse()`, `ConfigurationError`,
+ * the error classes as statics of `Client` (an array and a loop, not a property each), headers in
+ * every `HeadersInit` form and `signal: null`. The size app then measured 25.23 KiB, 0.23 over;
+ * no trim of the SDK's own code (its messages, its checks) won more than a few bytes, and what
+ * remains is ky (24.7 KiB minified) and zod/mini (15 KiB), which the stack names.
  */
-export const sizeBudget = 25 * 1024;
+export const sizeBudget = 25.5 * 1024;
 
 /** A browser app bundle as a bundler would make it for production, from the installed package. */
 export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {
