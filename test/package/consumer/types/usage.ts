@@ -48,3 +48,21 @@ export async function usage(baseUrl: string): Promise<string> {
 
   return `${reply.data.message} ${status} ${wrong}`;
 }
+
+/** Inputs as other libraries hand them out, and the mistakes the types catch; compiled, not run. */
+export function inputs(client: Client, headers: HeadersInit, signal: AbortSignal | null): void {
+  // The runtime's own HeadersInit (the DOM's, or Node's undici one) and a framework's null signal.
+  void client.projects.get('proj_1', { headers, signal });
+  new Client({ headers, baseUrl: 'https://host/api' });
+  void client.projects.get('proj_1', { headers: { 'x-team': null } });
+  interface TeamMetadata {
+    team: string;
+  }
+  const metadata: TeamMetadata = { team: 'docs' };
+  void client.projects.create({ name: 'Typed', agentId: 'agent_1', metadata });
+  const raw: Promise<Response> = client.projects.get('proj_1').asResponse();
+  void raw;
+  void Client.NotFoundError;
+  // @ts-expect-error a GET request has no body
+  void client.request({ method: 'GET', path: '/v1/projects', body: { a: 1 } });
+}
