@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
 import { KIT_OPTIONS, registerTestKitScenarios } from '../helpers/test-kit-scenarios.js';
 import { useWorkerMock } from '../helpers/use-worker-mock.js';
@@ -10,10 +11,10 @@ describe('test kit in the browser (msw service worker)', () => {
 
   it('refuses an unknown option and a seed off the project shape in the page too', () => {
     expect(() => createMockService({ project: [] } as never)).toThrow(
-      new TypeError('createMockService has no option "project"; did you mean "projects"?'),
+      new ConfigurationError('createMockService has no option "project"; did you mean "projects"?'),
     );
     expect(() => createMockService({ projects: [{ name: 'Demo' }] as never })).toThrow(
-      new TypeError('projects[0].agentId: expected a non-empty string, got nothing'),
+      new ConfigurationError('projects[0].agentId: expected a non-empty string, got nothing'),
     );
   });
 });
