@@ -50,8 +50,13 @@ export async function usage(baseUrl: string): Promise<string> {
 }
 
 /** Inputs as other libraries hand them out, and the mistakes the types catch; compiled, not run. */
-export function inputs(client: Client, headers: HeadersInit, signal: AbortSignal | null): void {
-  // The runtime's own HeadersInit (the DOM's, or Node's undici one) and a framework's null signal.
+export function inputs(
+  client: Client,
+  // The runtime's own HeadersInit, the DOM's or Node's (undici's, which Node's types do not name).
+  headers: ConstructorParameters<typeof Headers>[0],
+  signal: AbortSignal | null,
+): void {
+  // Whatever `new Headers()` takes, and what frameworks hand out for "no signal".
   void client.projects.get('proj_1', { headers, signal });
   new Client({ headers, baseUrl: 'https://host/api' });
   void client.projects.get('proj_1', { headers: { 'x-team': null } });
