@@ -47,7 +47,7 @@ export interface MockServerOptions extends Omit<MockServiceOptions, 'baseUrl'> {
   /**
    * How long a client may take to send a whole request, headers and body, in milliseconds; a
    * slower one (a stalled upload, a connection opened and left silent) gets 408 and is
-   * disconnected. A connection idle between requests is closed after 5 seconds. Answers are not
+   * disconnected. A connection idle between requests is closed after 60 seconds. Answers are not
    * bounded by it: a `hang` or `delay` fault waits as long as it says.
    *
    * @default 30000
