@@ -2,11 +2,8 @@
  * Shared by the MCP over HTTP tests: `agentchat-mcp --http` as a child process (from source, or
  * the packed bin), found by the URL it prints on standard error.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-
-const repoBin = fileURLToPath(new URL('../../node_modules/.bin', import.meta.url));
+import type { ChildProcess } from 'node:child_process';
+import { startProcess } from './run-process.js';
 
 /** A running `agentchat-mcp --http`. */
 export interface McpHttpProcess {
@@ -28,25 +25,20 @@ export async function startMcpHttp(
   args: readonly string[],
   options: { cwd?: string; env: NodeJS.ProcessEnv },
 ): Promise<McpHttpProcess> {
-  const child = spawn(command, args, {
+  const {
+    ready: url,
+    child,
+    stderr,
+    exited,
+  } = await startProcess(command, args, {
+    ready: /serving MCP at (\S+)/,
     cwd: options.cwd,
-    env: { ...options.env, PATH: `${repoBin}:${options.env.PATH ?? process.env.PATH ?? ''}` },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  const exited = once(child, 'exit');
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-      const match = /serving MCP at (\S+)/.exec(stderr);
-      if (match) resolve(match[1] as string);
-    });
-    void exited.then(([code]) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    env: options.env,
   });
   return {
     url,
     child,
-    stderr: () => stderr,
+    stderr,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const [code] = await exited;

@@ -1,5 +1,7 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repo's own binaries, Node 22 among them, as `npm test` puts them first on PATH. */
@@ -50,4 +52,51 @@ export function runProcess(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A long-running child process, once it has printed that it is ready. */
+export interface StartedProcess {
+  /** The first group of the line that said it was ready, such as the URL a server listens on. */
+  readonly ready: string;
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  /** What it has printed on standard error so far. */
+  stderr(): string;
+  /** Resolves with its exit code and signal once it has exited. */
+  readonly exited: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+/**
+ * Starts a server-like command and resolves once it prints a line that `ready` matches, on either
+ * stream (its first group is given back, such as the URL it listens on); rejects with everything
+ * it printed if it exits first. The repo's `node_modules/.bin` comes first on PATH.
+ */
+export async function startProcess(
+  command: string,
+  args: readonly string[],
+  options: { ready: RegExp; cwd?: string | undefined; env?: NodeJS.ProcessEnv | undefined },
+): Promise<StartedProcess> {
+  const env = options.env ?? process.env;
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...env, PATH: `${repoBin}:${env.PATH ?? process.env.PATH ?? ''}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  let stderr = '';
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const ready = await new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      printed += chunk;
+      const match = options.ready.exec(printed);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+      read(chunk);
+    });
+    child.on('error', reject);
+    void exited.then(([code]) => reject(new Error(`${command} exited with ${code}:\n${printed}`)));
+  });
+  return { ready, child, stderr: () => stderr, exited };
 }

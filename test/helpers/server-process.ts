@@ -4,10 +4,11 @@
  * `/proc/<pid>/status` tells its resident memory. It also loads gc-on-signal.ts, so that a probe
  * can have it collect its garbage before reading what it keeps.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { startProcess, tsxLoader } from './run-process.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -25,7 +26,7 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `node --import tsx <script> ...args` in the repo, resolving once it prints a line that
+ * Starts `node <tsx's loader> <script> ...args` in the repo, resolving once it prints a line that
  * `ready` matches (its first group is the URL); rejects with what it printed if it exits first.
  */
 export async function startServerProcess(
@@ -35,33 +36,22 @@ export async function startServerProcess(
   env: NodeJS.ProcessEnv = {},
 ): Promise<ServerProcess> {
   const hook = fileURLToPath(new URL('./gc-on-signal.ts', import.meta.url));
-  const node = ['--expose-gc', '--import', 'tsx', '--import', hook];
-  const child = spawn(process.execPath, [...node, script, ...args], {
+  const node = ['--expose-gc', ...tsxLoader, '--import', hook];
+  const {
+    ready: url,
+    child,
+    stderr: printed,
+    exited,
+  } = await startProcess(process.execPath, [...node, script, ...args], {
+    ready,
     cwd: repo,
     env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  let stderr = '';
-  const exited = once(child, 'exit');
-  const url = await new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      const match = ready.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-      read(chunk);
-    });
-    void exited.then(([code]) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-  const collections = () => stderr.split('gc-on-signal: collected').length;
+  const collections = () => printed().split('gc-on-signal: collected').length;
   return {
     url,
     child,
-    stderr: () => stderr.replaceAll('gc-on-signal: collected\n', ''),
+    stderr: () => printed().replaceAll('gc-on-signal: collected\n', ''),
     collectGarbage: async () => {
       const done = collections();
       child.kill('SIGUSR2');

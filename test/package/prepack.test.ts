@@ -4,12 +4,9 @@
  * A maintainer publishing by hand, or a user packing a branch to try it, gets exactly this. The
  * consumer project that installed it imports it both ways and runs both bins from it.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { consumerPath } from '../helpers/package-consumer.js';
-import { runProcess } from '../helpers/run-process.js';
+import { runProcess, startProcess } from '../helpers/run-process.js';
 
 const bin = (name: string) => consumerPath('node_modules/.bin', name);
 
@@ -42,23 +39,13 @@ describe('npm pack from a fresh clone, without a prior build', () => {
   });
 
   it('serves the mock from the installed bin, and stops it on SIGTERM', async () => {
-    const child = spawn(bin('agentchat-mock'), ['--port', '0'], {
+    const {
+      ready: baseUrl,
+      child,
+      exited,
+    } = await startProcess(bin('agentchat-mock'), ['--port', '0'], {
+      ready: /listening on (\S+)/,
       cwd: consumerPath(),
-      env: {
-        ...process.env,
-        PATH: `${join(import.meta.dirname, '../../node_modules/.bin')}:${process.env.PATH}`,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = once(child, 'exit');
-    let printed = '';
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        printed += chunk;
-        const match = /listening on (\S+)/.exec(printed);
-        if (match) resolve(match[1] as string);
-      });
-      void exited.then(() => reject(new Error(`agentchat-mock exited:\n${printed}`)));
     });
 
     const response = await fetch(`${baseUrl}/v1/projects`, {

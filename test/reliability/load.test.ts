@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runProcess } from '../helpers/run-process.js';
+import { runProcess, tsxLoader } from '../helpers/run-process.js';
 
 const child = fileURLToPath(new URL('./fixtures/load-child.ts', import.meta.url));
 const calls = 1_000;
@@ -20,7 +20,7 @@ async function runChild(): Promise<{
   // A developer's AGENTCHAT_LOG=debug would print a thousand lines into the report.
   const { code, stdout, stderr } = await runProcess(
     process.execPath,
-    ['--import', 'tsx', child, String(calls)],
+    [...tsxLoader, child, String(calls)],
     { env: { ...process.env, AGENTCHAT_LOG: '' } },
   );
   const last = stdout.trim().split('\n').at(-1) ?? '';
