@@ -84,7 +84,10 @@ export interface MockService {
   readonly requests: readonly RecordedRequest[];
   /** The token endpoint's issued access tokens, and controls to end them early. */
   readonly oauth: MockOAuth;
-  /** A copy of the projects in the store, oldest first. */
+  /**
+   * A copy of the projects in the store, oldest first: the latest 10,000 at the most, and 32 MiB
+   * of them (see the testing guide's Limits).
+   */
   projects(): StoredProject[];
   /**
    * Queues faults. Each answers, in place of the service, the next request received, or with a

@@ -123,6 +123,34 @@ describe('agentchat-mock', { timeout: 120_000 }, () => {
     const after = await memoryOf(pid());
     expect(after.rss - before.rss).toBeLessThan(64 * MiB);
   });
+
+  it('keeps less than 64 MiB after 150 projects with 2 MiB of metadata each', async () => {
+    // The store keeps 32 MiB of projects at the most, the oldest forgotten first. The first twenty
+    // fill it before the reading; a mock that kept every project kept 300 MiB more here.
+    const body = JSON.stringify({
+      name: 'Heavy',
+      agentId: 'agent_1',
+      metadata: { blob: 'x'.repeat(2 * MiB - 1024) },
+    });
+    const create = async () => {
+      const response = await fetch(`${mock.url}/v1/projects`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_test', 'content-type': 'application/json' },
+        body,
+      });
+      await response.arrayBuffer();
+      expect(response.status).toBe(201);
+    };
+    for (let i = 0; i < 20; i++) await create();
+    await mock.collectGarbage();
+    const before = await memoryOf(pid());
+
+    for (let i = 0; i < 150; i++) await create();
+
+    await mock.collectGarbage();
+    const after = await memoryOf(pid());
+    expect(after.rss - before.rss).toBeLessThan(64 * MiB);
+  });
 });
 
 describe('agentchat-mock with --request-timeout', { timeout: 60_000 }, () => {

@@ -43,6 +43,15 @@ export interface ProjectStore {
 }
 
 /**
+ * How much the store keeps, whatever clients create: a mock serving for hours, or facing a client
+ * that creates projects in a loop with megabytes of metadata each, would otherwise grow with every
+ * POST. Past either limit the oldest projects are forgotten first (a read of one answers 404), as
+ * the request log forgets its oldest requests; `reset()` restores the seeded ones. The size is
+ * that of each project as JSON, in UTF-8 bytes.
+ */
+export const PROJECT_LIMITS = { projects: 10_000, bytes: 32 * 1024 * 1024 } as const;
+
+/**
  * Creates a project store holding the seeded projects (see seeds.ts), or none.
  *
  * @example
@@ -55,10 +64,31 @@ export interface ProjectStore {
 export function createProjectStore(seeded: readonly StoredProject[] = []): ProjectStore {
   // A Map keeps insertion order, so list() reads oldest first.
   const projects = new Map<string, StoredProject>();
+  // The size of each project kept, and of them all, against PROJECT_LIMITS.
+  const sizes = new Map<string, number>();
+  let bytes = 0;
+  const forget = (id: string) => {
+    bytes -= sizes.get(id) ?? 0;
+    sizes.delete(id);
+    projects.delete(id);
+  };
+  const keep = (project: StoredProject) => {
+    forget(project.id);
+    const size = utf8.encode(JSON.stringify(project)).byteLength;
+    projects.set(project.id, project);
+    sizes.set(project.id, size);
+    bytes += size;
+    for (const oldest of projects.keys()) {
+      if (projects.size <= PROJECT_LIMITS.projects && bytes <= PROJECT_LIMITS.bytes) break;
+      forget(oldest);
+    }
+  };
   // Copies each time, so a test's edits to one run's projects never reach the next.
   const restoreSeed = () => {
     projects.clear();
-    for (const project of seeded) projects.set(project.id, structuredClone(project));
+    sizes.clear();
+    bytes = 0;
+    for (const project of seeded) keep(structuredClone(project));
   };
   restoreSeed();
 
@@ -73,14 +103,16 @@ export function createProjectStore(seeded: readonly StoredProject[] = []): Proje
         metadata: structuredClone(metadata ?? {}),
         createdAt: new Date().toISOString(),
       };
-      projects.set(project.id, project);
+      keep(project);
       return project;
     },
     put: (project) => {
-      projects.set(project.id, structuredClone(project));
+      keep(structuredClone(project));
     },
     get: (id) => projects.get(id),
     list: () => [...projects.values()].map((project) => structuredClone(project)),
     reset: restoreSeed,
   };
 }
+
+const utf8 = new TextEncoder();

@@ -60,6 +60,15 @@ export interface TokenStore {
 }
 
 /**
+ * How many issued tokens the store keeps, whatever clients ask for: each token request issues one,
+ * so a mock serving for hours, or a client asking in a loop, would otherwise grow with every
+ * request. Past it the oldest are forgotten first, and a request bearing one is answered 401 as
+ * for any unknown token; a client that refreshes ahead of expiry, as the SDK's does, never meets
+ * it.
+ */
+export const TOKEN_LIMIT = 10_000;
+
+/**
  * Creates an empty token store issuing tokens that live `lifetimeMs`.
  *
  * @example
@@ -86,6 +95,10 @@ export function createTokenStore(lifetimeMs: number): TokenStore {
         revoked: false,
       };
       tokens.set(token.accessToken, token);
+      for (const oldest of tokens.keys()) {
+        if (tokens.size <= TOKEN_LIMIT) break;
+        tokens.delete(oldest);
+      }
       return { ...token };
     },
     status(accessToken) {
