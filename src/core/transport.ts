@@ -47,8 +47,11 @@ export interface TransportConfig {
   readonly totalTimeout: number | undefined;
   /** The largest response body an attempt reads, in bytes. */
   readonly maxResponseBytes: number;
-  /** The client's `headers`, in any form the option takes. */
-  readonly headers: RequestOptions['headers'];
+  /**
+   * The client's `headers` as {@link headerRecord} gives them: lower-case names, `undefined` for a
+   * name the client leaves out (which ky drops, defaults included).
+   */
+  readonly headers: Readonly<Record<string, string | undefined>>;
   readonly fetch: typeof globalThis.fetch | undefined;
   readonly userAgent: string | undefined;
   /** Absent when logging is off. */
@@ -73,7 +76,7 @@ export class Transport {
   /** `ky`, when given, is another transport's instance, to share (see {@link forRequest}). */
   constructor(config: TransportConfig, ky?: KyInstance) {
     this.#config = config;
-    this.#clientSetsContentType = 'content-type' in headerRecord(config.headers);
+    this.#clientSetsContentType = 'content-type' in config.headers;
     this.#ky = ky ?? createKy(config);
   }
 
@@ -301,8 +304,7 @@ function createKy(config: TransportConfig): KyInstance {
     retry: retryOptions(config.maxRetries, (error, retry) =>
       judgeFailure(error, retry, config.log),
     ),
-    // A name the client gives `null` is `undefined` here, which ky drops, defaults included.
-    headers: { ...defaults, ...headerRecord(config.headers) },
+    headers: { ...defaults, ...config.headers },
   });
 }
 
