@@ -337,7 +337,7 @@ export class Client {
   }
 }
 
-/** The retry budget the option asks for: the defaults, tuned, or none. */
+// The error classes as statics of Client (declared in the class), each under its own name.
 for (const error of [
   AgentChatError,
   ConfigurationError,
@@ -361,6 +361,7 @@ for (const error of [
   (Client as unknown as Record<string, unknown>)[error.errorName] = error;
 }
 
+/** The retry budget the option asks for: the defaults, tuned, or none. */
 function createRetryBudget(option: ClientOptions['retryBudget']): RetryBudget | undefined {
   if (option === false) return undefined;
   const defaults = retryDefaults.retryBudget;
