@@ -187,7 +187,7 @@ function optionsSchema() {
     ),
     keyId: z.optional(text),
     certificateThumbprint: z.optional(text),
-    algorithm: z.optional(z.enum(signingAlgorithms as [SigningAlgorithm, ...SigningAlgorithm[]])),
+    algorithm: z.optional(z.enum(signingAlgorithms)),
     clientAssertion: z.optional(
       z.custom<() => string | Promise<string>>((v) => typeof v === 'function', {
         message: 'expected a function answering the assertion',

@@ -4,29 +4,8 @@
  * let anyone holding it mint tokens, nor `none`).
  */
 
-/**
- * A signing algorithm for `private_key_jwt`: RSA (`RS256`, `PS256`, ...), ECDSA (`ES256`, ...), or
- * `EdDSA` (Ed25519, where the runtime's Web Crypto has it).
- *
- * @example
- * ```ts
- * const algorithm: SigningAlgorithm = 'ES256';
- * ```
- */
-export type SigningAlgorithm =
-  | 'RS256'
-  | 'RS384'
-  | 'RS512'
-  | 'PS256'
-  | 'PS384'
-  | 'PS512'
-  | 'ES256'
-  | 'ES384'
-  | 'ES512'
-  | 'EdDSA';
-
 /** Every {@link SigningAlgorithm}: the options' check, and the MCP server's token verification. */
-export const signingAlgorithms: readonly SigningAlgorithm[] = [
+export const signingAlgorithms = [
   'RS256',
   'RS384',
   'RS512',
@@ -37,4 +16,16 @@ export const signingAlgorithms: readonly SigningAlgorithm[] = [
   'ES384',
   'ES512',
   'EdDSA',
-];
+] as const;
+
+/**
+ * A signing algorithm for `private_key_jwt`: RSA (`RS256`, `PS256`, ...), ECDSA (`ES256`, ...), or
+ * `EdDSA` (Ed25519, where the runtime's Web Crypto has it).
+ *
+ * @useDeclaredType
+ * @example
+ * ```ts
+ * const algorithm: SigningAlgorithm = 'ES256';
+ * ```
+ */
+export type SigningAlgorithm = (typeof signingAlgorithms)[number];
