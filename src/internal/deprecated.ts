@@ -22,3 +22,28 @@ export function warnDeprecated(
       '(it behaves the same). See docs/upgrading.md.',
   );
 }
+
+/**
+ * The value given under a name or under its deprecated alias, and the name it came under: the
+ * alias warns once (as `label`), and both at once are refused with `refuse`'s error, since which
+ * one was meant cannot be known. One rule for every alias, an option's or a command-line flag's.
+ *
+ * @param names the two names as messages give them (`corsOrigins`, `--cors-origin`), and the
+ *   label the warning names the old one by.
+ */
+export function fromAlias<T>(
+  value: T | undefined,
+  oldValue: T | undefined,
+  names: { readonly name: string; readonly oldName: string; readonly label: string },
+  refuse: (message: string) => Error,
+  warn?: (message: string) => void,
+): { value: T | undefined; name: string } {
+  if (oldValue === undefined) return { value, name: names.name };
+  if (value !== undefined) {
+    throw refuse(
+      `give ${names.name} or ${names.oldName} (its deprecated alias), not both; they are the same option`,
+    );
+  }
+  warnDeprecated(names.label, names.name, warn);
+  return { value: oldValue, name: names.oldName };
+}

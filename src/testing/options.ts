@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../core/errors/configuration-error.js';
 import { closest } from '../internal/closest.js';
-import { warnDeprecated } from '../internal/deprecated.js';
+import { fromAlias } from '../internal/deprecated.js';
 import type { MockAgent } from './agent.js';
 import { assertMilliseconds } from './http/wait.js';
 import type { OAuthClient } from './store/oauth-clients.js';
@@ -260,16 +260,12 @@ export function aliased<O extends object>(
   name: keyof O & string,
   oldName: keyof O & string,
 ): { value: O[keyof O] | undefined; name: string } {
-  const value = options[name];
-  const old = options[oldName];
-  if (old === undefined) return { value, name };
-  if (value !== undefined) {
-    throw new ConfigurationError(
-      `give ${name} or ${oldName} (its deprecated alias), not both; they are the same option`,
-    );
-  }
-  warnDeprecated(`the mock's option ${oldName}`, name);
-  return { value: old, name: oldName };
+  return fromAlias(
+    options[name],
+    options[oldName],
+    { name, oldName, label: `the mock's option ${oldName}` },
+    (message) => new ConfigurationError(message),
+  );
 }
 
 /**

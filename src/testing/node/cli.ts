@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { describeParseArgsError, isParseArgsError } from '../../internal/command-line.js';
-import { warnDeprecated } from '../../internal/deprecated.js';
+import { fromAlias } from '../../internal/deprecated.js';
 import { VERSION } from '../../version.js';
 import type { MockAgent } from '../agent.js';
 import { assertKnownOptions, SERVICE_DEFAULTS } from '../options.js';
@@ -169,20 +169,19 @@ async function readArguments(
   if (values.key !== undefined) options.apiKeys = values.key.map((key) => nonEmpty('--key', key));
   if (values.client !== undefined) options.oauthClients = values.client.map(readClient);
   const lifetime = aliasedFlag(
-    {
-      'token-lifetime-ms': values['token-lifetime-ms'],
-      'token-lifetime': values['token-lifetime'],
-    },
+    values['token-lifetime-ms'],
+    values['token-lifetime'],
     'token-lifetime-ms',
     'token-lifetime',
     output,
   );
   if (lifetime.value !== undefined) {
-    const number = wholeNumber(`--${lifetime.flag}`, lifetime.value);
-    options.tokenLifetimeMs = lifetime.flag === 'token-lifetime' ? number * 1000 : number;
+    const number = wholeNumber(lifetime.name, lifetime.value);
+    options.tokenLifetimeMs = lifetime.name === '--token-lifetime' ? number * 1000 : number;
   }
   const origins = aliasedFlag(
-    { 'allowed-origin': values['allowed-origin'], 'cors-origin': values['cors-origin'] },
+    values['allowed-origin'],
+    values['cors-origin'],
     'allowed-origin',
     'cors-origin',
     output,
@@ -205,24 +204,22 @@ async function readArguments(
 
 /**
  * A flag's value, given under its name or its deprecated alias (which warns once, on standard
- * error); both at once is a command line to correct.
+ * error), and the flag it came under; both at once is a command line to correct.
  */
 function aliasedFlag<T>(
-  given: { [flag: string]: T | undefined },
+  value: T | undefined,
+  oldValue: T | undefined,
   flag: string,
   oldFlag: string,
   output: CliOutput,
-): { value: T | undefined; flag: string } {
-  const value = given[flag];
-  const old = given[oldFlag];
-  if (old === undefined) return { value, flag };
-  if (value !== undefined) {
-    throw new UsageError(
-      `give --${flag} or --${oldFlag} (its deprecated alias), not both; they are the same option`,
-    );
-  }
-  warnDeprecated(`agentchat-mock --${oldFlag}`, `--${flag}`, output.err);
-  return { value: old, flag: oldFlag };
+): { value: T | undefined; name: string } {
+  return fromAlias(
+    value,
+    oldValue,
+    { name: `--${flag}`, oldName: `--${oldFlag}`, label: `agentchat-mock --${oldFlag}` },
+    (message) => new UsageError(message),
+    output.err,
+  );
 }
 
 /** The projects of a seed file, `{ "projects": [...] }`, checked here to name the file. */
