@@ -93,12 +93,21 @@ describe('agentchat-mock', { timeout: 120_000 }, () => {
     expect((error as APIError).message).toContain('maxRequestBytes');
   });
 
-  it('keeps less than 64 MiB after 200 chat messages of 2 MiB', async () => {
-    // As the SDK sends them, each with an Idempotency-Key of its own; by fetch, which costs this
-    // process half what the client's checks do.
-    const body = JSON.stringify({ message: 'x'.repeat(2 * MiB - 1024) });
-    const send = async () => {
-      const response = await fetch(`${mock.url}/v1/projects/${projectId}/chat`, {
+  /**
+   * How much the mock's resident memory grows over `count` POSTs of `body` to `path`, each
+   * answered `status`, after `warmUp` of them. The warm-up and the garbage collected before each
+   * reading make what is measured what the mock keeps: not its code loaded on first use, nor the
+   * heap and allocator reaching their working size, nor garbage not yet collected.
+   */
+  async function growthAfter(
+    path: string,
+    body: string,
+    { status, warmUp, count }: { status: number; warmUp: number; count: number },
+  ): Promise<number> {
+    const post = async () => {
+      // As the SDK sends them, each with an Idempotency-Key of its own; by fetch, which costs this
+      // process half what the client's checks do.
+      const response = await fetch(`${mock.url}${path}`, {
         method: 'POST',
         headers: {
           authorization: 'Bearer sk_test',
@@ -108,20 +117,25 @@ describe('agentchat-mock', { timeout: 120_000 }, () => {
         body,
       });
       await response.arrayBuffer();
-      expect(response.status).toBe(200);
+      expect(response.status).toBe(status);
     };
-    // Thirty first, and garbage collected before each reading: what is measured is what the mock
-    // keeps, not its code loaded on first use, nor the heap and allocator reaching their working
-    // size, nor garbage not yet collected. A mock that kept each request kept 1.3 GiB here.
-    for (let i = 0; i < 30; i++) await send();
+    for (let i = 0; i < warmUp; i++) await post();
     await mock.collectGarbage();
     const before = await memoryOf(pid());
-
-    for (let i = 0; i < 200; i++) await send();
-
+    for (let i = 0; i < count; i++) await post();
     await mock.collectGarbage();
-    const after = await memoryOf(pid());
-    expect(after.rss - before.rss).toBeLessThan(64 * MiB);
+    return (await memoryOf(pid())).rss - before.rss;
+  }
+
+  it('keeps less than 64 MiB after 200 chat messages of 2 MiB', async () => {
+    // A mock that kept each request kept 1.3 GiB here.
+    const body = JSON.stringify({ message: 'x'.repeat(2 * MiB - 1024) });
+    const growth = await growthAfter(`/v1/projects/${projectId}/chat`, body, {
+      status: 200,
+      warmUp: 30,
+      count: 200,
+    });
+    expect(growth).toBeLessThan(64 * MiB);
   });
 
   it('keeps less than 64 MiB after 150 projects with 2 MiB of metadata each', async () => {
@@ -132,24 +146,8 @@ describe('agentchat-mock', { timeout: 120_000 }, () => {
       agentId: 'agent_1',
       metadata: { blob: 'x'.repeat(2 * MiB - 1024) },
     });
-    const create = async () => {
-      const response = await fetch(`${mock.url}/v1/projects`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer sk_test', 'content-type': 'application/json' },
-        body,
-      });
-      await response.arrayBuffer();
-      expect(response.status).toBe(201);
-    };
-    for (let i = 0; i < 20; i++) await create();
-    await mock.collectGarbage();
-    const before = await memoryOf(pid());
-
-    for (let i = 0; i < 150; i++) await create();
-
-    await mock.collectGarbage();
-    const after = await memoryOf(pid());
-    expect(after.rss - before.rss).toBeLessThan(64 * MiB);
+    const growth = await growthAfter('/v1/projects', body, { status: 201, warmUp: 20, count: 150 });
+    expect(growth).toBeLessThan(64 * MiB);
   });
 });
 
