@@ -195,14 +195,16 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 3 MB unpacked, 820 KB packed', () => {
-    // Measured at about 2.89 MB unpacked and 770 KB packed: source maps with their sources inlined
+  it('stays small: under 3.2 MB unpacked, 820 KB packed', () => {
+    // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
+    // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
+    // again by each build's declarations and source maps): source maps with their sources inlined
     // (two thirds of it; the CJS build's carries ky and jose, which it bundles so that `require`
     // never loads an ES-only package), the builds of the client, the mock with its test kit, its
     // bin and the HTTP bridge it bundles, the MCP server's stdio and HTTP faces with its OAuth
     // protected resource (the token verifier, and the discovery module it shares with the
     // client), and the guides (about 200 KB). A jump means something shipped by mistake.
-    expect(packed.unpackedSize).toBeLessThan(3000 * 1024);
+    expect(packed.unpackedSize).toBeLessThan(3200 * 1024);
     expect(packed.size).toBeLessThan(820 * 1024);
   });
 });
