@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { Client, ConfigurationError, type Logger } from '../index.js';
+import { closeUnfinishedLingeringly } from '../internal/lingering-close.js';
 import type { BinArguments } from './arguments.js';
 import {
   baseUrlFromEnv,
@@ -17,7 +18,6 @@ import {
   introspectionFromEnv,
 } from './config.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler.js';
-import { lingeringClose } from './lingering-close.js';
 import { malformedRequestGuard } from './malformed-request.js';
 
 /** How long calls in flight may take to finish after SIGTERM or SIGINT before they are cut off. */
@@ -127,7 +127,7 @@ export async function serveOnHttp(
     },
   );
   // A 413 for a body still arriving reaches the client rather than a reset.
-  const lingerAfter = lingeringClose(server);
+  const lingerAfter = closeUnfinishedLingeringly(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(args.port, args.host, resolve);

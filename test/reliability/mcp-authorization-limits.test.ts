@@ -179,7 +179,7 @@ async function flood(count: number, concurrency: number) {
 describe('agentchat-mcp --http --authorization-server under load', { timeout: 120_000 }, () => {
   it.each([
     ['with its Content-Length', false, 10],
-    // Fewer: each lingers a second before it is closed (see src/mcp/lingering-close.ts).
+    // Fewer: each lingers a second before it is closed (see src/internal/lingering-close.ts).
     ['chunked', true, 3],
   ])(
     'answers a 100 MB body %s and a valid token 413 and cuts it off, growing less than 64 MiB',

@@ -9,14 +9,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequest, sendResponse } from '@remix-run/node-fetch-server';
+import { closeLingeringly } from '../../internal/lingering-close.js';
 import { splitAbsoluteForm } from '../../internal/request-target.js';
-
-/**
- * How long a connection whose body was refused (413) stays open after the answer: closed at once,
- * with the client still sending, it would be reset, and a reset may destroy the answer before the
- * client has read it (the "lingering close" of RFC 9112 section 9.6).
- */
-const LINGER_MS = 2_000;
 
 /** What {@link createBridge} needs to know about the server it serves. */
 export interface BridgeOptions {
@@ -66,8 +60,10 @@ export function createBridge({ origin, answer, refuse, reasons }: BridgeOptions)
       req.socket.destroy();
       return;
     }
-    // Answered before the whole body arrived (a 413): the rest is not worth reading.
-    if (!req.complete) res.once('finish', () => lingeringClose(req));
+    // Answered before the whole body arrived (a 413): the rest is not worth reading. Not
+    // `Connection: close`, with which Node would drop the connection, unread bytes and all, as
+    // soon as the answer is written, and the client could be reset before reading it.
+    if (!req.complete) res.once('finish', () => closeLingeringly(req.socket));
     // sendResponse writes `statusText` as the reason phrase, and a fetch Response made without
     // one has none: `HTTP/1.1 201 ` rather than `HTTP/1.1 201 Created`.
     const reason = response.statusText || reasons[response.status];
@@ -77,18 +73,4 @@ export function createBridge({ origin, answer, refuse, reasons }: BridgeOptions)
     }
     await sendResponse(res, response);
   };
-}
-
-/**
- * Ends our side of the connection after the answer and drops it once the client has closed its
- * side, or after a while. Nothing more is read: the body stream reads the socket only when
- * pulled, and nobody pulls. Not `Connection: close`, with which Node would drop the connection,
- * unread bytes and all, as soon as the answer is written.
- */
-function lingeringClose(req: IncomingMessage): void {
-  const { socket } = req;
-  socket.end();
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
 }
