@@ -32,12 +32,14 @@ export interface ProcessResult {
 export function runProcess(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; uid?: number; gid?: number } = {},
 ): Promise<ProcessResult> {
   const env = options.env ?? process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,
+      // Another user's: root's tests see what a developer without root sees.
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
       env: { ...env, PATH: `${repoBin}:${env.PATH ?? ''}` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

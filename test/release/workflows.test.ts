@@ -166,10 +166,18 @@ describe('the commands the workflows run', () => {
     expect(checks.filter((command) => !run.has(command))).toEqual([]);
   });
 
-  it('install system packages only through .ci/install-system-packages, as .ci/run does', async () => {
+  it('install system packages only through .ci/install-system-packages, as npm test does', async () => {
+    // .ci/run is the README's commands only: npm test and npm run test:package check for the
+    // programs first, and install them with the same script where they may.
     const ciRun = await readFile(join(repo, '.ci/run'), 'utf8');
-    expect(ciRun).toContain('\nbash .ci/install-system-packages\n');
     expect(ciRun).not.toContain('apt-get');
+    const { scripts } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect([scripts.pretest, scripts['pretest:package']]).toEqual([
+      'node scripts/check-system-programs.mjs',
+      'node scripts/check-system-programs.mjs',
+    ]);
     for (const file of await workflowFiles()) {
       expect((await readWorkflow(file)).text, file).not.toContain('apt-get');
     }
