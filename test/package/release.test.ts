@@ -12,13 +12,14 @@
  * registry, the copy and the project are deleted afterwards.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bumped, largestBump, pendingChangesets } from '../helpers/changesets.js';
+import { bumped, largestBump, pendingChangesets } from '../../scripts/changesets.js';
 import { expectedScenario } from '../helpers/package-consumer.js';
+import { copyRepo } from '../helpers/repo-copy.js';
 import { runProcess } from '../helpers/run-process.js';
 import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 
@@ -71,28 +72,6 @@ function maintainerEnv(userconfig: string): NodeJS.ProcessEnv {
     GIT_COMMITTER_NAME: 'Release Test',
     GIT_COMMITTER_EMAIL: 'release-test@example.com',
   };
-}
-
-/**
- * A git repo holding the work tree as it is (tracked and new files, ignored ones left out, so
- * uncommitted changes are released too), with the repo's node_modules linked in.
- */
-async function copyRepo(to: string): Promise<void> {
-  const listed = await run(
-    'git',
-    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-    repo,
-  );
-  for (const path of listed.split('\0').filter(Boolean)) {
-    // Listed by the index but deleted in the work tree.
-    if (!existsSync(join(repo, path))) continue;
-    await mkdir(dirname(join(to, path)), { recursive: true });
-    await cp(join(repo, path), join(to, path));
-  }
-  await symlink(join(repo, 'node_modules'), join(to, 'node_modules'), 'dir');
-  await run('git', ['init', '--quiet', '--initial-branch=main'], to);
-  await run('git', ['add', '--all'], to);
-  await run('git', ['commit', '--quiet', '--message', 'The work tree under test'], to);
 }
 
 /**
@@ -173,7 +152,7 @@ describe('a release, as maintainers cut it, against a real registry', () => {
     'publishes the current version with npm run version and npm run release, and tags it',
     async () => {
       await mkdir(scratch);
-      await copyRepo(scratch);
+      await copyRepo(scratch, env);
 
       first = await release();
 

@@ -8,7 +8,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bumped, largestBump, pendingChangesets } from '../helpers/changesets.js';
+import { bumped, largestBump, pendingChangesets } from '../../scripts/changesets.js';
 import { runProcess } from '../helpers/run-process.js';
 
 const repo = new URL('../..', import.meta.url).pathname;

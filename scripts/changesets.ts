@@ -1,6 +1,7 @@
 /**
- * Reads pending changesets the way `changeset version` does, for the tests that predict the
- * version a release makes (test/release/changesets.test.ts, test/package/release.test.ts).
+ * Reads pending changesets the way `changeset version` does: for the API check (scripts/api/),
+ * which asks whether their largest bump covers a change of the public API, and for the tests that
+ * predict the version a release makes (through test/helpers/changesets.ts).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

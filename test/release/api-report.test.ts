@@ -1,0 +1,173 @@
+/**
+ * `npm run api:check` (scripts/api/): the public API of every entry point against the reports of
+ * the last release in api/, judged by the pending changesets. The repository itself must pass;
+ * a branch (a scratch copy, committed) that removes an export must fail under a `minor`
+ * changeset and pass under a `major` one; additions need `minor`, never the report touched.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareReports, declarations, neededBump } from '../../scripts/api/compare.js';
+import { entryPoints } from '../../scripts/api/entry-points.js';
+import { copyRepo } from '../helpers/repo-copy.js';
+import { runProcess } from '../helpers/run-process.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+/** API Extractor compiles the declarations of every entry point: seconds, tens on a busy machine. */
+const EXTRACT_TIMEOUT = 180_000;
+
+describe('npm run api:check', () => {
+  it(
+    'passes on this repository: its API is the reports’, or its changesets cover the difference',
+    async () => {
+      const { code, stdout, stderr } = await runProcess('npm', ['run', '--silent', 'api:check'], {
+        cwd: repo,
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toMatch(/^api:check: the public API/);
+    },
+    EXTRACT_TIMEOUT,
+  );
+
+  it('keeps one report per entry point of package.json’s exports, and nothing else', async () => {
+    const entries = await entryPoints(repo);
+    expect(entries.map(({ name }) => name)).toEqual(
+      expect.arrayContaining(['agentchat', 'agentchat/testing', 'agentchat/mcp']),
+    );
+    const files = (await readdir(join(repo, 'api'))).sort();
+    expect(files).toEqual(entries.map(({ report }) => report).sort());
+  });
+});
+
+describe('api:check on a branch that removes an export', () => {
+  let work: string;
+  let branch: string;
+
+  /** Leaves `bump` the only changeset pending on the branch. */
+  async function onlyChangeset(bump: string): Promise<void> {
+    const dir = join(branch, '.changeset');
+    for (const file of await readdir(dir)) {
+      if (file.endsWith('.md')) await rm(join(dir, file));
+    }
+    await writeFile(
+      join(dir, 'remove-path.md'),
+      `---\n"agentchat": ${bump}\n---\n\n\`path\` is no longer exported.\n`,
+    );
+  }
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'agentchat-api-branch-'));
+    branch = join(work, 'repo');
+    await copyRepo(branch);
+    const index = join(branch, 'src/index.ts');
+    const source = await readFile(index, 'utf8');
+    const line = "export { path } from './core/path.js';\n";
+    expect(source).toContain(line);
+    await writeFile(index, source.replace(line, ''));
+  }, EXTRACT_TIMEOUT);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it(
+    'fails under a minor changeset, naming the export removed',
+    async () => {
+      await onlyChangeset('minor');
+      const { code, stderr } = await runProcess('npm', ['run', '--silent', 'api:check'], {
+        cwd: branch,
+      });
+      expect(code).toBe(1);
+      expect(stderr).toContain('needs a major changeset');
+      expect(stderr).toContain("the pending changesets' largest bump is minor");
+      expect(stderr).toMatch(/^ {2}agentchat: path removed\n {6}- export function path\(/m);
+    },
+    EXTRACT_TIMEOUT,
+  );
+
+  it(
+    'passes under a major changeset',
+    async () => {
+      await onlyChangeset('major');
+      const { code, stdout, stderr } = await runProcess('npm', ['run', '--silent', 'api:check'], {
+        cwd: branch,
+      });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain('agentchat: path removed');
+      expect(stdout).toContain("the pending changesets' largest bump is major, which covers it");
+    },
+    EXTRACT_TIMEOUT,
+  );
+});
+
+describe('what a change of the report needs', () => {
+  let report: string;
+  const recorded = () => new Map([['agentchat', report]]);
+
+  beforeAll(async () => {
+    report = await readFile(join(repo, 'api/agentchat.api.md'), 'utf8');
+  });
+
+  it('reads a declaration per export, classes with their members', () => {
+    const found = declarations(report);
+    expect(found.get('Client')).toEqual(expect.arrayContaining(['export class Client {']));
+    expect(found.has('VERSION')).toBe(true);
+  });
+
+  it('needs nothing when only the order of members or a missing TSDoc changed', () => {
+    const shuffled = report
+      .replace('    readonly status: 401;\n', '')
+      .replace(
+        'export class AuthenticationError extends APIError {\n',
+        'export class AuthenticationError extends APIError {\n    readonly status: 401;\n',
+      )
+      .replace(/^ *\/\/ \(undocumented\)\n/gm, '');
+    expect(shuffled).not.toBe(report);
+    expect(compareReports(recorded(), new Map([['agentchat', shuffled]]))).toEqual([]);
+  });
+
+  it('needs minor for a new export, a new member, a new entry point or a deprecation', () => {
+    const added = report.replace(
+      '\n// @public\nexport class Client',
+      '\n// @public\nexport function projectsOf(client: Client): string[];\n\n// @public\nexport class Client',
+    );
+    const member = report.replace(
+      'export class AuthenticationError extends APIError {\n',
+      'export class AuthenticationError extends APIError {\n    readonly realm: string | undefined;\n',
+    );
+    const deprecated = report.replace(
+      '// @public\nexport class AuthenticationError',
+      '// @public @deprecated\nexport class AuthenticationError',
+    );
+    for (const after of [added, member, deprecated]) {
+      expect(after).not.toBe(report);
+      const changes = compareReports(recorded(), new Map([['agentchat', after]]));
+      expect(changes).toHaveLength(1);
+      expect(neededBump(changes)).toBe('minor');
+    }
+    const otel = compareReports(recorded(), new Map([...recorded(), ['agentchat/otel', report]]));
+    expect(otel).toEqual([
+      { entry: 'agentchat/otel', kind: 'added', name: '(entry point)', lines: [] },
+    ]);
+    expect(neededBump(otel)).toBe('minor');
+  });
+
+  it('needs major for a changed member, a removed member or a removed entry point', () => {
+    const narrowed = report.replace(
+      '    readonly status: 401;\n',
+      '    readonly status: 401 | 403;\n',
+    );
+    const removed = report.replace('    readonly status: 401;\n', '');
+    for (const after of [narrowed, removed]) {
+      expect(after).not.toBe(report);
+      const changes = compareReports(recorded(), new Map([['agentchat', after]]));
+      expect(changes.map(({ name, kind }) => [name, kind])).toEqual([
+        ['AuthenticationError', 'changed'],
+      ]);
+      expect(neededBump(changes)).toBe('major');
+    }
+    expect(neededBump(compareReports(recorded(), new Map()))).toBe('major');
+  });
+});
