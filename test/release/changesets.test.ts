@@ -2,13 +2,15 @@
  * Releases go through changesets (docs/maintainers/releasing.md): every pending changeset is well
  * formed, the version in package.json is the one the CHANGELOG's newest entry describes, and
  * `npm run version` (run here on a copy of the repo, never on the repo itself) turns the next
- * changeset into a new entry above it and a new version in package.json and src/version.ts alike.
+ * changeset into a new entry above it and a new version in package.json and src/version.ts alike,
+ * and rewrites the API reports of api/ for it.
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bumped, largestBump, pendingChangesets } from '../../scripts/changesets.js';
+import { copyRepo } from '../helpers/repo-copy.js';
 import { runProcess } from '../helpers/run-process.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
@@ -58,17 +60,7 @@ describe('npm run version', () => {
   it('makes the next changeset a new version above the current one, and keeps src/version.ts in step', async () => {
     const copy = await mkdtemp(join(tmpdir(), 'agentchat-release-'));
     scratch.push(copy);
-    for (const path of [
-      'package.json',
-      'CHANGELOG.md',
-      '.changeset',
-      'src/version.ts',
-      'scripts/sync-version.ts',
-    ]) {
-      await mkdir(join(copy, path, '..'), { recursive: true });
-      await cp(join(repo, path), join(copy, path), { recursive: true });
-    }
-    await symlink(join(repo, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    await copyRepo(copy);
     // The next change after the current version: a fix.
     const summary = 'Fix the next thing users would notice, for the release test.';
     await writeFile(
@@ -101,6 +93,11 @@ describe('npm run version', () => {
     expect(changelog.indexOf(`## ${expected}`)).toBeLessThan(changelog.indexOf(`## ${before}`));
     // The changesets are used up; the config stays.
     expect(await readdir(join(copy, '.changeset'))).toEqual(['config.json']);
-    // It runs npm and changesets in child processes: seconds on a busy machine, not milliseconds.
-  }, 60_000);
+    // The API reports are the new version's, for the Version Packages pull request to carry.
+    expect(await readFile(join(copy, 'api/agentchat.api.md'), 'utf8')).toContain(
+      `export const VERSION = "${expected}";`,
+    );
+    // It runs npm, changesets and API Extractor in child processes: seconds on a busy machine,
+    // tens of seconds on a loaded one.
+  }, 180_000);
 });
