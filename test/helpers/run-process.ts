@@ -32,7 +32,14 @@ export interface ProcessResult {
 export function runProcess(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; uid?: number; gid?: number } = {},
+  options: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    uid?: number;
+    gid?: number;
+    /** Kills it (SIGKILL) after this many milliseconds, should it run on where it must stop. */
+    timeoutMs?: number;
+  } = {},
 ): Promise<ProcessResult> {
   const env = options.env ?? process.env;
   return new Promise((resolve, reject) => {
@@ -40,6 +47,9 @@ export function runProcess(
       cwd: options.cwd,
       // Another user's: root's tests see what a developer without root sees.
       ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
+      ...(options.timeoutMs === undefined
+        ? {}
+        : { timeout: options.timeoutMs, killSignal: 'SIGKILL' }),
       env: { ...env, PATH: `${repoBin}:${env.PATH ?? ''}` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
