@@ -6,13 +6,16 @@
  *    `npm run release` (build, then changeset publish: npm publish and a git tag);
  * 2. a fresh project installs that version from the registry and runs a round trip against the
  *    mock service of the installed `agentchat/testing`;
- * 3. a new changeset, the next version published the same way, and the project upgrades to it.
+ * 3. a new changeset, the next version published the same way, and the project upgrades to it;
+ * 4. a prerelease: `changeset pre enter next`, a changeset, the same two commands, which publish
+ *    `<version>-next.0` under the `next` dist-tag while `latest` stays; then `changeset pre exit`
+ *    and the release of the same changesets as `latest`.
  *
  * The repo itself is only read: the tags, commits and builds happen in the copy, and the
  * registry, the copy and the project are deleted afterwards.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,12 +111,12 @@ async function roundTrip(): Promise<RoundTrip> {
 }
 
 /** The versions and dist-tags the registry lists for agentchat. */
-async function published(): Promise<{ versions: string[]; latest: string }> {
+async function published(): Promise<{ versions: string[]; tags: Record<string, string> }> {
   const info = JSON.parse(await run('npm', ['view', 'agentchat', '--json'], work)) as {
     versions: string[];
-    'dist-tags': { latest: string };
+    'dist-tags': Record<string, string>;
   };
-  return { versions: info.versions, latest: info['dist-tags'].latest };
+  return { versions: info.versions, tags: info['dist-tags'] };
 }
 
 /**
@@ -147,6 +150,7 @@ afterAll(async () => {
 describe('a release, as maintainers cut it, against a real registry', () => {
   let first: string;
   let next: string;
+  let preview: string;
 
   it(
     'publishes the current version with npm run version and npm run release, and tags it',
@@ -159,7 +163,7 @@ describe('a release, as maintainers cut it, against a real registry', () => {
       // On main, with every changeset folded or released, this is package.json's version.
       expect(first).toBe(await expectedFirstVersion());
       expect(await run('git', ['tag', '--list'], scratch)).toBe(`v${first}\n`);
-      expect(await published()).toEqual({ versions: [first], latest: first });
+      expect(await published()).toEqual({ versions: [first], tags: { latest: first } });
     },
     STEP_TIMEOUT,
   );
@@ -219,7 +223,7 @@ describe('a release, as maintainers cut it, against a real registry', () => {
 
       expect(next).toBe(bumped(first, 'patch'));
       expect(await run('git', ['tag', '--list'], scratch)).toBe(`v${first}\nv${next}\n`);
-      expect(await published()).toEqual({ versions: [first, next], latest: next });
+      expect(await published()).toEqual({ versions: [first, next], tags: { latest: next } });
       const changelog = await readFile(join(scratch, 'CHANGELOG.md'), 'utf8');
       expect(changelog).toMatch(
         new RegExp(`^# Changelog\\n\\n## ${next}\\n[\\s\\S]*A fix released by the release test\\.`),
@@ -244,8 +248,61 @@ describe('a release, as maintainers cut it, against a real registry', () => {
     STEP_TIMEOUT,
   );
 
+  it(
+    'publishes a prerelease under next from changeset pre mode, while latest stays, and leaves pre mode for the release',
+    async () => {
+      await run('npx', ['changeset', 'pre', 'enter', 'next'], scratch);
+      await writeFile(
+        join(scratch, '.changeset', 'release-test-preview.md'),
+        '---\n"agentchat": minor\n---\n\nA feature previewed by the release test.\n',
+      );
+      await run('git', ['add', '--all'], scratch);
+      await run('git', ['commit', '--quiet', '--message', 'Preview something'], scratch);
+
+      preview = await release();
+
+      expect(preview).toBe(`${bumped(next, 'minor')}-next.0`);
+      expect(await run('git', ['tag', '--list'], scratch)).toBe(
+        `v${first}\nv${next}\nv${preview}\n`,
+      );
+      expect(await published()).toEqual({
+        versions: [first, next, preview],
+        tags: { latest: next, next: preview },
+      });
+      // The API reports are the prerelease's, as the Version Packages pull request would carry.
+      expect(await readFile(join(scratch, 'api/agentchat.api.md'), 'utf8')).toContain(
+        `export const VERSION = "${preview}";`,
+      );
+
+      // A user who asks for the preview gets it; `npm install agentchat` would still get `next`.
+      await run(
+        'npm',
+        ['install', 'agentchat@next', '--no-audit', '--no-fund', '--loglevel=error'],
+        consumer,
+      );
+      expect(await roundTrip()).toEqual({
+        version: preview,
+        userAgent: `agentchat-js/${preview}`,
+        scenario: expectedScenario('release'),
+      });
+
+      // Leaving pre mode, the same changesets make the release, published as latest.
+      await run('npx', ['changeset', 'pre', 'exit'], scratch);
+      await run('git', ['add', '--all'], scratch);
+      await run('git', ['commit', '--quiet', '--message', 'Leave pre mode'], scratch);
+      const final = await release();
+      expect(final).toBe(bumped(next, 'minor'));
+      expect(await published()).toEqual({
+        versions: [first, next, preview, final],
+        tags: { latest: final, next: preview },
+      });
+      expect(await readdir(join(scratch, '.changeset'))).toEqual(['config.json']);
+    },
+    STEP_TIMEOUT * 2,
+  );
+
   it('leaves the repository as it was: no new tag, no version or changelog change', async () => {
-    expect(next).toBeDefined();
+    expect(preview).toBeDefined();
     expect(await repoState()).toEqual(repoBefore);
   });
 });
