@@ -10,7 +10,7 @@
 // `node scripts/check-system-programs.mjs [list]` reads another list than .ci/system-packages.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
-import { delimiter, join, relative } from 'node:path';
+import { delimiter, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Not import.meta.dirname: whatever Node.js runs this (an old one, outside npm) gets as far as
@@ -31,17 +31,24 @@ function readList(file) {
     });
 }
 
-/** Whether `program` is an executable file in a directory of PATH, as a shell would find it. */
+function executable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `program` is an executable file in a directory of PATH, as a shell would find it; a
+ * path (`/usr/bin/node`) is looked for where it says.
+ */
 function onPath(program) {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
-    if (dir === '') return false;
-    try {
-      accessSync(join(dir, program), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  if (isAbsolute(program)) return executable(program);
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .some((dir) => dir !== '' && executable(join(dir, program)));
 }
 
 function missingFrom(list) {
