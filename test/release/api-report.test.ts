@@ -31,13 +31,14 @@ describe('npm run api:check', () => {
     EXTRACT_TIMEOUT,
   );
 
-  it('keeps one report per entry point of package.json’s exports, and nothing else', async () => {
-    const entries = await entryPoints(repo);
-    expect(entries.map(({ name }) => name)).toEqual(
-      expect.arrayContaining(['agentchat', 'agentchat/testing', 'agentchat/mcp']),
+  it('reads the entry points from package.json, each with a report named after it in api/', async () => {
+    const released = ['agentchat.api.md', 'agentchat-testing.api.md', 'agentchat-mcp.api.md'];
+    expect((await entryPoints(repo)).map(({ report }) => report)).toEqual(
+      expect.arrayContaining(released),
     );
-    const files = (await readdir(join(repo, 'api'))).sort();
-    expect(files).toEqual(entries.map(({ report }) => report).sort());
+    // An entry point added since (agentchat/otel) has no report until the release that ships it,
+    // and one removed keeps its report until then: api:check judges both.
+    expect(await readdir(join(repo, 'api'))).toEqual(expect.arrayContaining(released));
   });
 });
 
