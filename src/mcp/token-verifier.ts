@@ -264,20 +264,22 @@ function isJwt(token: string): boolean {
 
 /**
  * What a verified token says, from its claims or its introspection answer: `client_id` (RFC 9068
- * and 7662), else `azp` (Entra ID v2, Auth0) or `cid` (Okta); scopes from `scope` (a string), else
- * `scp` (a string in Entra ID, a list in Okta).
+ * and 7662), else `azp` (Entra ID v2, Auth0) or `cid` (Okta); scopes from `scope` (a string),
+ * `scp` (a string in Entra ID, a list in Okta) and `roles` (Entra ID's application permissions,
+ * which a service-to-service token carries instead of `scp`), all of them.
  */
 function verifiedToken(claims: JWTPayload, resource: string): VerifiedToken {
   const clientId = [claims.client_id, claims.azp, claims.cid, claims.sub].find(
     (value): value is string => typeof value === 'string',
   );
-  const scope = claims.scope ?? claims.scp;
-  const scopes = (
-    Array.isArray(scope) ? scope : typeof scope === 'string' ? scope.split(' ') : []
-  ).filter((value): value is string => typeof value === 'string' && value !== '');
+  const scopes = [claims.scope, claims.scp, claims.roles].flatMap((claim) =>
+    (Array.isArray(claim) ? claim : typeof claim === 'string' ? claim.split(' ') : []).filter(
+      (value): value is string => typeof value === 'string' && value !== '',
+    ),
+  );
   return {
     clientId: clientId ?? 'unknown',
-    scopes,
+    scopes: [...new Set(scopes)],
     expiresAt: claims.exp as number,
     resource: new URL(resource),
     extra: { subject: typeof claims.sub === 'string' ? claims.sub : undefined },
