@@ -8,13 +8,29 @@
  * reached from a test; nothing else here stands in for a real server's behaviour.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 
+/** How the issuer is served. */
+export interface EntraLikeIssuerOptions {
+  /**
+   * Serve https with this certificate (for `localhost`) rather than http on 127.0.0.1.
+   *
+   * @default none: http
+   */
+  readonly tls?: { readonly key: string; readonly cert: string };
+  /** Fields of its metadata document to give other values, such as a `jwks_uri` elsewhere. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
 /** A running issuer. */
 export interface EntraLikeIssuer {
-  /** `http://127.0.0.1:<port>/<tenant>/v2.0`, as Entra ID's v2.0 issuers end. */
+  /**
+   * `http://127.0.0.1:<port>/<tenant>/v2.0` (with `tls`, `https://localhost:<port>/...`), as Entra
+   * ID's v2.0 issuers end.
+   */
   readonly issuer: string;
   /** The API's application (client) id, each token's `aud`. */
   readonly applicationId: string;
@@ -22,6 +38,8 @@ export interface EntraLikeIssuer {
   readonly scopePrefix: string;
   /** Every request path so far. */
   readonly paths: readonly string[];
+  /** The public keys its tokens are signed with, as its key set serves them. */
+  readonly keySet: { readonly keys: readonly object[] };
   /**
    * An access token for the API: a person's (`scp`, space-separated short names) or a service's
    * (`roles`), valid for an hour unless `claims` say otherwise.
@@ -30,7 +48,9 @@ export interface EntraLikeIssuer {
   close(): Promise<void>;
 }
 
-export async function startEntraLikeIssuer(): Promise<EntraLikeIssuer> {
+export async function startEntraLikeIssuer(
+  options: EntraLikeIssuerOptions = {},
+): Promise<EntraLikeIssuer> {
   const tenant = randomUUID();
   const applicationId = randomUUID();
   const { privateKey, publicKey } = await generateKeyPair('RS256');
@@ -38,7 +58,7 @@ export async function startEntraLikeIssuer(): Promise<EntraLikeIssuer> {
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' }] };
   const paths: string[] = [];
   let origin = '';
-  const server = createServer((request, response) => {
+  const listener: RequestListener = (request, response) => {
     const path = request.url ?? '/';
     paths.push(path);
     const issuer = `${origin}/${tenant}/v2.0`;
@@ -52,6 +72,7 @@ export async function startEntraLikeIssuer(): Promise<EntraLikeIssuer> {
         subject_types_supported: ['pairwise'],
         id_token_signing_alg_values_supported: ['RS256'],
         scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+        ...options.metadata,
       },
       [`/${tenant}/discovery/v2.0/keys`]: jwks,
     };
@@ -60,15 +81,20 @@ export async function startEntraLikeIssuer(): Promise<EntraLikeIssuer> {
       'content-type': 'application/json',
     });
     response.end(JSON.stringify(document ?? { error: 'not found' }));
-  });
+  };
+  const server = options.tls
+    ? createHttpsServer(options.tls, listener)
+    : createHttpServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { port } = server.address() as AddressInfo;
+  origin = options.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
   const issuer = `${origin}/${tenant}/v2.0`;
   return {
     issuer,
     applicationId,
     scopePrefix: `api://${applicationId}/`,
     paths,
+    keySet: jwks,
     token: (claims) => {
       const now = Math.floor(Date.now() / 1000);
       return new SignJWT({
