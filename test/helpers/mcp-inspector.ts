@@ -208,8 +208,20 @@ export async function callToolInInspector(
   return text;
 }
 
-/** The schema-portability findings the Inspector shows for the listed tools, as text. */
+/**
+ * The schema-portability findings the Tools tab flags (its "Schema portability: 1 warning" marks),
+ * as `<tool>: <finding>`; none for tools every client can take.
+ */
 export async function portabilityFindings({ page }: InspectorPage): Promise<string[]> {
   await page.getByText('Tools', { exact: true }).click();
-  return page.getByText(/portability/i).allTextContents();
+  const tools = page.locator('button[data-variant=listItem]');
+  await tools.first().waitFor();
+  return tools.evaluateAll((items) =>
+    items.flatMap((item) => {
+      const name = item.querySelector('p[data-size=xs]')?.textContent ?? '?';
+      return [...item.querySelectorAll('[role=img][aria-label*="portability" i]')].map(
+        (mark) => `${name}: ${mark.getAttribute('aria-label')}`,
+      );
+    }),
+  );
 }
