@@ -149,12 +149,14 @@ export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, a
   return chosen.filter((tool) => tool.annotations.readOnlyHint === true);
 }
 
-/** Which of the two scopes each tool needs: reading, or writing (creating, sending). */
-const TOOL_ACCESS: Readonly<Record<ToolName, 'read' | 'write'>> = {
-  create_project: 'write',
-  get_project: 'read',
-  send_message: 'write',
-};
+/**
+ * Which of the two scopes a tool needs: reading for one that changes nothing (its
+ * `readOnlyHint`, as `readOnly` reads it), writing for any other, or for a name no tool has.
+ */
+function accessOf(name: string): 'read' | 'write' {
+  const tool = allTools.find((candidate) => candidate.name === name);
+  return tool?.annotations.readOnlyHint === true ? 'read' : 'write';
+}
 
 /**
  * The OAuth scope names of the tools when the server is an OAuth protected resource, for identity
@@ -248,11 +250,11 @@ export function toolScopes(names: McpScopeNames = {}): ToolScopes {
     read: checked('readScope', '--read-scope'),
     write: checked('writeScope', '--write-scope'),
   };
-  const of = (tool: string): string => prefix + byAccess[TOOL_ACCESS[tool as ToolName]];
+  const of = (tool: string): string => prefix + byAccess[accessOf(tool)];
   const neededBy = (tools: readonly { readonly name: string }[]): readonly string[] => [
     ...new Set(
       (['read', 'write'] as const)
-        .filter((access) => tools.some((tool) => TOOL_ACCESS[tool.name as ToolName] === access))
+        .filter((access) => tools.some((tool) => accessOf(tool.name) === access))
         .map((access) => prefix + byAccess[access]),
     ),
   ];
