@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../index.js';
 import { describeParseArgsError, isParseArgsError } from '../internal/command-line.js';
 import type { McpToolScope, ToolName } from './scope.js';
+import { checkedScopeNames, type McpScopeNames } from './scope-names.js';
 
 /** The text `agentchat-mcp --help` prints. */
 export const USAGE = `Usage: agentchat-mcp [options]
@@ -27,6 +28,13 @@ Options:
                             resource (Entra ID: the API's application id); repeat for more
   --introspection           with --authorization-server, also accept opaque tokens, checked by
                             introspection as AGENTCHAT_INTROSPECTION_CLIENT_ID and _SECRET
+  --read-scope <name>       with --authorization-server, the scope get_project needs, as tokens
+                            carry it (default agentchat:read; Entra ID: agentchat.read)
+  --write-scope <name>      with --authorization-server, the scope create_project and
+                            send_message need (default agentchat:write)
+  --scope-prefix <prefix>   with --authorization-server, put before each scope in the metadata
+                            and challenges, as hosts request it (Entra ID: api://<application id>/);
+                            tokens may carry a scope with it or without
   --tools <a,b>             serve only these tools
   --read-only               serve only the tools that change nothing (get_project)
   -h, --help                show this help
@@ -82,6 +90,8 @@ export interface BinAuthorization {
   readonly audience: readonly string[];
   /** `--introspection`: opaque tokens are introspected. */
   readonly introspection: boolean;
+  /** `--read-scope`, `--write-scope` and `--scope-prefix`, those given. */
+  readonly scopeNames: McpScopeNames;
 }
 
 const options = {
@@ -97,9 +107,22 @@ const options = {
   resource: { type: 'string' },
   audience: { type: 'string', multiple: true },
   introspection: { type: 'boolean' },
+  'read-scope': { type: 'string' },
+  'write-scope': { type: 'string' },
+  'scope-prefix': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
+
+/** Options that only mean something with `--authorization-server`. */
+const AUTHORIZATION_ONLY = [
+  'resource',
+  'audience',
+  'introspection',
+  'read-scope',
+  'write-scope',
+  'scope-prefix',
+] as const;
 
 /** Options that only mean something with `--http`. */
 const HTTP_ONLY = [
@@ -112,6 +135,9 @@ const HTTP_ONLY = [
   'resource',
   'audience',
   'introspection',
+  'read-scope',
+  'write-scope',
+  'scope-prefix',
 ] as const;
 
 /**
@@ -138,9 +164,7 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
   }
   const issuer = values['authorization-server'];
   if (issuer === undefined) {
-    const stray = (['resource', 'audience', 'introspection'] as const).find(
-      (name) => values[name] !== undefined,
-    );
+    const stray = AUTHORIZATION_ONLY.find((name) => values[name] !== undefined);
     if (stray !== undefined) {
       throw new ConfigurationError(
         `--${stray} is for an OAuth protected resource: add --authorization-server.`,
@@ -173,8 +197,25 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
             resource: values.resource,
             audience: values.audience ?? [],
             introspection: values.introspection ?? false,
+            scopeNames: scopeNames(values),
           },
   };
+}
+
+/** `--read-scope`, `--write-scope` and `--scope-prefix`, those given, each a scope one may hold. */
+function scopeNames(values: {
+  'read-scope'?: string | undefined;
+  'write-scope'?: string | undefined;
+  'scope-prefix'?: string | undefined;
+}): McpScopeNames {
+  const names: McpScopeNames = {
+    ...(values['read-scope'] !== undefined && { readScope: values['read-scope'] }),
+    ...(values['write-scope'] !== undefined && { writeScope: values['write-scope'] }),
+    ...(values['scope-prefix'] !== undefined && { scopePrefix: values['scope-prefix'] }),
+  };
+  // A bad name is a bad value on the command line: refused here, naming the flag.
+  checkedScopeNames(names);
+  return names;
 }
 
 function parsePort(value: string): number {

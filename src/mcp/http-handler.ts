@@ -18,7 +18,15 @@ import {
 } from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
-import { type McpToolScope, type ToolName, toolsForToken, toolsInScope } from './scope.js';
+import {
+  type McpToolScope,
+  type ToolName,
+  type ToolScopes,
+  toolScopes,
+  toolsForToken,
+  toolsInScope,
+} from './scope.js';
+import type { McpScopeNames } from './scope-names.js';
 import { isClientLike, serverWithTools } from './server.js';
 import type { IntrospectionCredentials } from './token-verifier.js';
 import type { Operations } from './tools.js';
@@ -42,7 +50,8 @@ import type { Operations } from './tools.js';
 export interface McpHttpHandlerOptions<
   ReadOnly extends boolean = boolean,
   Tools extends readonly ToolName[] = readonly ToolName[],
-> extends McpToolScope<ReadOnly, Tools> {
+> extends McpToolScope<ReadOnly, Tools>,
+    McpScopeNames {
   /**
    * A client with a key of its own, which every request uses; callers then send no key. Leave it
    * out for pass-through, where each request's `Authorization: Bearer <service key>` is the key.
@@ -81,7 +90,8 @@ export interface McpHttpHandlerOptions<
    * metadata at `/.well-known/oauth-protected-resource/mcp` (and the root form), a 401 pointing
    * at it without a valid token, the tokens its key set signs (or, with `introspection`, it
    * vouches for) let in, and each tool call allowed by the token's scopes: `agentchat:read` for
-   * `get_project`, `agentchat:write` for `create_project` and `send_message`. Needs `client`: the
+   * `get_project`, `agentchat:write` for `create_project` and `send_message` (names that
+   * `readScope`, `writeScope` and `scopePrefix` change). Needs `client`: the
    * service is called with the server's own credential, never with the token a caller sent.
    *
    * @default none: no authorization (pass-through, or the key of `client` for every request)
@@ -207,7 +217,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
       );
     }
   } else {
-    for (const name of ['resource', 'audience', 'introspection'] as const) {
+    for (const name of AUTHORIZATION_ONLY) {
       if (options[name] !== undefined) {
         throw new ConfigurationError(
           `createMcpHttpHandler: ${name} is for an OAuth protected resource: add authorizationServer.`,
@@ -238,14 +248,18 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     });
   const operationsFor = (token: string | undefined): Operations =>
     client !== undefined || token === undefined ? shared : withApiKey(shared, token);
-  const gate = authorizationGate(options, tools);
+  const scopes = toolScopes(options);
+  const gate = authorizationGate(options, tools, scopes);
   const mcp = createMcpHandler(({ authInfo }) => {
     if (gate === undefined) return serverWithTools(operationsFor(authInfo?.token), tools);
     // Behind the gate: the server's own credential, the verified caller told to its middleware,
     // and only the tools the token's scopes allow (none without a verified caller).
     return authInfo === undefined
       ? serverWithTools(shared, [])
-      : serverWithTools(forCaller(shared, callerOf(authInfo)), toolsForToken(tools, authInfo));
+      : serverWithTools(
+          forCaller(shared, callerOf(authInfo)),
+          toolsForToken(tools, authInfo, scopes),
+        );
   });
 
   const fetch = async (request: Request): Promise<Response> => {
@@ -342,10 +356,23 @@ const OPTION_NAMES = [
   'resource',
   'audience',
   'introspection',
+  'readScope',
+  'writeScope',
+  'scopePrefix',
   'logger',
   'tools',
   'readOnly',
 ];
+
+/** The options that only mean something for an OAuth protected resource. */
+const AUTHORIZATION_ONLY = [
+  'resource',
+  'audience',
+  'introspection',
+  'readScope',
+  'writeScope',
+  'scopePrefix',
+] as const;
 
 function checkOptionNames(options: object): void {
   for (const name of Object.keys(options)) {
@@ -362,6 +389,7 @@ function checkOptionNames(options: object): void {
 function authorizationGate(
   options: McpHttpHandlerOptions,
   tools: Parameters<typeof createAuthorizationGate>[0]['tools'],
+  scopes: ToolScopes,
 ): AuthorizationGate | undefined {
   const { authorizationServer: issuer, resource, introspection, logger } = options;
   const audience = options.audience === undefined ? undefined : [options.audience].flat();
@@ -402,6 +430,7 @@ function authorizationGate(
       introspection,
       logger,
       tools,
+      scopes,
     });
   } catch (error) {
     // The SDK refuses an issuer that is not https outside loopback.

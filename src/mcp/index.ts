@@ -26,5 +26,6 @@ export {
   type OneClientSource,
 } from './http-handler.js';
 export type { McpToolScope, ReadOnlyToolName, ScopedToolList, ToolName } from './scope.js';
+export type { McpScopeNames } from './scope-names.js';
 export { createMcpServer, type McpServerOptions } from './server.js';
 export type { IntrospectionCredentials } from './token-verifier.js';

@@ -1,6 +1,7 @@
 import { type AuthInfo, type JSONRPCRequest, requireScopes } from '@modelcontextprotocol/server';
 import { ConfigurationError } from '../index.js';
 import { closest } from '../internal/closest.js';
+import { checkedScopeNames, type McpScopeNames } from './scope-names.js';
 import { type AgentChatTool, createProject, getProject, sendMessage } from './tools.js';
 
 /** Every tool, in the order `tools/list` gives them: the names below are read from it. */
@@ -150,17 +151,51 @@ export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, a
 }
 
 /**
- * The OAuth scope each tool needs when the server is an OAuth protected resource: reading and
- * writing, so that an identity provider grants a read-only agent no more than `get_project`.
+ * Which of the two scopes a tool needs: reading for one that changes nothing (its
+ * `readOnlyHint`, as `readOnly` reads it), writing for any other, or for a name no tool has.
  */
-export const TOOL_SCOPES: Readonly<Record<ToolName, string>> = {
-  create_project: 'agentchat:write',
-  get_project: 'agentchat:read',
-  send_message: 'agentchat:write',
-};
+function accessOf(name: string): 'read' | 'write' {
+  const tool = allTools.find((candidate) => candidate.name === name);
+  return tool?.annotations.readOnlyHint === true ? 'read' : 'write';
+}
 
-/** Every scope a token may carry for this server, for its protected resource metadata. */
-export const SCOPES_SUPPORTED: readonly string[] = ['agentchat:read', 'agentchat:write'];
+/** The scopes of a server's tools, as configured: what it advertises and what tokens need. */
+export interface ToolScopes {
+  /** Every scope, prefixed and each once, for the protected resource metadata. */
+  readonly supported: readonly string[];
+  /** The scope, prefixed, that `tool` needs. */
+  of(tool: string): string;
+  /** The scopes, prefixed and each once, that `tools` need, reading first. */
+  neededBy(tools: readonly { readonly name: string }[]): readonly string[];
+  /** A token's scopes, with each configured name given unprefixed written prefixed. */
+  held(tokenScopes: readonly string[]): readonly string[];
+}
+
+/**
+ * The tools' scopes from the names configured.
+ *
+ * @throws {@link ConfigurationError} as {@link checkedScopeNames} does.
+ */
+export function toolScopes(names: McpScopeNames = {}): ToolScopes {
+  const { scopePrefix: prefix, readScope, writeScope } = checkedScopeNames(names);
+  const byAccess = { read: readScope, write: writeScope };
+  const of = (tool: string): string => prefix + byAccess[accessOf(tool)];
+  const neededBy = (tools: readonly { readonly name: string }[]): readonly string[] => [
+    ...new Set(
+      (['read', 'write'] as const)
+        .filter((access) => tools.some((tool) => accessOf(tool.name) === access))
+        .map((access) => prefix + byAccess[access]),
+    ),
+  ];
+  const unprefixed = new Set(Object.values(byAccess));
+  return {
+    supported: neededBy(allTools),
+    of,
+    neededBy,
+    held: (tokenScopes) =>
+      tokenScopes.map((scope) => (unprefixed.has(scope) ? prefix + scope : scope)),
+  };
+}
 
 /**
  * The tools of `tools` a token's scopes allow: what `tools/list` shows its bearer, and all it
@@ -170,8 +205,10 @@ export const SCOPES_SUPPORTED: readonly string[] = ['agentchat:read', 'agentchat
 export function toolsForToken<Tool extends AgentChatTool<any, any>>(
   tools: readonly Tool[],
   authInfo: Pick<AuthInfo, 'scopes'>,
+  scopes: ToolScopes,
 ): readonly Tool[] {
-  return tools.filter((tool) => authInfo.scopes.includes(TOOL_SCOPES[tool.name as ToolName]));
+  const held = scopes.held(authInfo.scopes);
+  return tools.filter((tool) => held.includes(scopes.of(tool.name)));
 }
 
 /**
@@ -184,14 +221,20 @@ export async function missingScope(
   // biome-ignore lint/suspicious/noExplicitAny: see allTools
   tools: readonly AgentChatTool<any, any>[],
   authInfo: AuthInfo,
+  scopes: ToolScopes,
 ): Promise<{ readonly tool: string; readonly scope: string } | undefined> {
+  // Checked by the SDK's own rule against the token's scopes written as metadata names them.
+  const held = { ...authInfo, scopes: [...scopes.held(authInfo.scopes)] };
   for (const message of Array.isArray(body) ? body : [body]) {
     if ((message as { method?: unknown } | null)?.method !== 'tools/call') continue;
     const name = (message as { params?: { name?: unknown } }).params?.name;
     const tool = tools.find((candidate) => candidate.name === name);
     if (tool === undefined) continue;
-    const needed = TOOL_SCOPES[tool.name as ToolName];
-    const challenge = await requireScopes(needed)({ request: message as JSONRPCRequest, authInfo });
+    const needed = scopes.of(tool.name);
+    const challenge = await requireScopes(needed)({
+      request: message as JSONRPCRequest,
+      authInfo: held,
+    });
     if (challenge !== undefined) return { tool: tool.name, scope: needed };
   }
   return undefined;
