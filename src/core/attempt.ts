@@ -5,6 +5,7 @@
  * could do with an answer: a redirect is never followed, and a body is read as a stream, counted,
  * and cut off past the limit.
  */
+import { readCappedBody } from '../internal/capped-body.js';
 import { isTooDeep } from '../internal/json.js';
 import type { Call } from './call.js';
 import type { Authorization, Credential } from './credential.js';
@@ -120,53 +121,18 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
     return response;
   }
 
-  // The body as text, read as a stream and counted after content decoding (fetch decodes gzip and
-  // deflate itself), so that memory stays bounded by the limit, not by what the server sends.
-  // Past the limit the stream is cancelled, and the call ends. A `Content-Length` already over the
-  // limit ends it before reading, unless the body is encoded and the length is the encoded one's.
+  // The body read as a stream, counted, and cut off past the limit (see readCappedBody), so that
+  // memory stays bounded by the limit, not by what the server sends.
   const limit = Math.min(call.options.maxResponseBytes, call.endpoint.maxResponseBytes ?? Infinity);
-  const declared = response.headers.get('content-length');
-  const body = response.body;
-  if (declared !== null && Number(declared) > limit && !response.headers.has('content-encoding')) {
-    body?.cancel().catch(() => {});
-    throw tooLarge(call, response, limit);
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await readCappedBody(response, limit);
+  } catch (error) {
+    // The connection dropped while the body was read: the network's doing, retried.
+    throw new AttemptFailure(call, error);
   }
-  let text = '';
-  if (body) {
-    const reader = body.getReader();
-    // Most bodies arrive in one chunk, decoded at the end by the shared decoder. From a second chunk
-    // on, the body is decoded as it arrives by a decoder of its own in streaming mode, in which a
-    // character split across two chunks comes out whole.
-    let first: Uint8Array | undefined;
-    let decoder: TextDecoder | undefined;
-    let size = 0;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > limit) {
-          reader.cancel().catch(() => {});
-          throw tooLarge(call, response, limit);
-        }
-        if (!first) {
-          first = value;
-          continue;
-        }
-        if (!decoder) {
-          decoder = new TextDecoder();
-          text = decoder.decode(first, STREAM);
-        }
-        text += decoder.decode(value, STREAM);
-      }
-    } catch (error) {
-      if (error instanceof ResponseTooLargeError) throw error;
-      // The connection dropped while the body was read: the network's doing, retried.
-      throw new AttemptFailure(call, error);
-    }
-    if (decoder) text += decoder.decode();
-    else if (first) text = utf8.decode(first);
-  }
+  if (bytes === undefined) throw tooLarge(call, response, limit);
+  const text = utf8.decode(bytes);
   // ky parses a 2xx body with `JSON.parse`; one nested too deep for whatever walks it next is
   // refused first, as a body that is not JSON.
   if (response.ok && isTooDeep(text)) {
@@ -224,9 +190,8 @@ async function sendReadable(
   return fetch(request.url, withFetchOptions(init, fetchOptions, callFetchOptions));
 }
 
-/** Decodes a body that came in one chunk; used whole, never in streaming mode, so shared. */
+/** Decodes a body read whole; never in streaming mode, so shared. */
 const utf8 = new TextDecoder();
-const STREAM = { stream: true } as const;
 
 /**
  * An attempt that failed on the network's side: `fetch` threw, or the connection dropped while the

@@ -19,9 +19,12 @@ const { mock, client } = useMockService({
   oauthClients: [{ clientId, clientSecret }],
 });
 
+/** An init as the SDK hands it to fetch, with the test's own `probe` option among them. */
+type ProbedInit = RequestInit & { probe?: unknown };
+
 /** The platform's fetch, watched: the init each call of it got beside the request. */
-function watchFetch(): RequestInit[] {
-  const inits: RequestInit[] = [];
+function watchFetch(): ProbedInit[] {
+  const inits: ProbedInit[] = [];
   const platform = globalThis.fetch;
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
     inits.push(init ?? {});
@@ -126,7 +129,7 @@ describe('fetchOptions', () => {
 
 describe('a custom fetch', () => {
   it('gets a URL string and an init of plain values it can read, on every attempt', async () => {
-    const seen: { url: unknown; init: RequestInit | undefined }[] = [];
+    const seen: { url: unknown; init: ProbedInit | undefined }[] = [];
     const custom = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
       seen.push({ url, init });
       return globalThis.fetch(url, init);
