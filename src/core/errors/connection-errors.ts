@@ -89,7 +89,24 @@ export class APIUserAbortError extends AgentChatError {
 
 function describe(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
-  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, ...) is its cause.
-  const inner = cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
-  return `${cause.message}${inner}`;
+  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, a proxy's 407, a
+  // certificate problem) is deeper in its causes, the deepest one the most precise.
+  let deepest: Error = cause;
+  for (let depth = 0; depth < 4 && deepest.cause instanceof Error; depth++) {
+    deepest = deepest.cause;
+    const tls = tlsProblem(deepest);
+    if (tls) return tls;
+  }
+  return deepest === cause ? cause.message : `${cause.message}: ${deepest.message}`;
+}
+
+/**
+ * A certificate problem said as such, with OpenSSL's or Node's code (an unknown CA, an expired or
+ * mismatched certificate, a client certificate the server requires), and where the fix is told:
+ * retrying cannot help, configuring can.
+ */
+function tlsProblem(error: Error | undefined): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string' || !/CERT|SSL|TLS/.test(code)) return undefined;
+  return `TLS: ${code}, ${(error as Error).message}; for a private CA or a client certificate see https://github.com/agentchat/agentchat-js/blob/main/docs/networks.md`;
 }
