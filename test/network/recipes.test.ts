@@ -87,11 +87,13 @@ describe('docs/networks.md', () => {
       AGENTCHAT_RESOURCE: issuer.resource,
     });
     expect(printed).toMatch(/^proj_\w+$/);
-    const forwarded = proxy.requests().slice(from);
-    expect(forwarded.filter((request) => request.includes(new URL(mock.url).host))).toHaveLength(1);
-    expect(
-      forwarded.filter((request) => request.includes(new URL(issuer.issuer).host)).length,
-    ).toBeGreaterThanOrEqual(2);
+    const forwardedTo = (url: string) =>
+      proxy
+        .requests()
+        .slice(from)
+        .filter((request) => request.includes(new URL(url).host));
+    await expect.poll(() => forwardedTo(mock.url)).toHaveLength(1);
+    await expect.poll(() => forwardedTo(issuer.issuer).length).toBeGreaterThanOrEqual(2);
   });
 
   it('private-ca.ts: trusts the CA besides the usual ones', async () => {
