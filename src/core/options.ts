@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { isPlainObject } from '../internal/json.js';
 import { jsonObjectSchema } from '../schemas.js';
 import type { ApiKeyFunction } from './credential.js';
+import type { FetchOptions } from './fetch-options.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 import type { Middleware } from './middleware.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
@@ -83,6 +84,19 @@ export interface RequestOptions {
    * @default none: only the client's
    */
   middleware?: readonly Middleware[] | undefined;
+  /**
+   * Options for `fetch` on this call, over the client's `fetchOptions` (see {@link FetchOptions}):
+   * another `dispatcher` for one call, say.
+   * @default the client's `fetchOptions`
+   * @example
+   * ```ts
+   * import { Agent } from 'undici';
+   *
+   * const direct = new Agent();
+   * await client.projects.get('proj_123', { fetchOptions: { dispatcher: direct } });
+   * ```
+   */
+  fetchOptions?: FetchOptions | undefined;
 }
 
 /**
@@ -214,10 +228,46 @@ export interface ClientOptions {
    */
   headers?: RequestOptions['headers'];
   /**
-   * The `fetch` to send with, such as one with a proxy agent.
+   * The `fetch` to send with: undici's own, node-fetch, a test double. It is called once per
+   * attempt with a URL string and an init of plain values (`method`, `headers` as an object,
+   * `body`, `signal`, `redirect`, and `fetchOptions`), never with a `Request`, so a `fetch` of
+   * another realm can read them. For a proxy or a CA, `fetchOptions` with the platform's `fetch` is
+   * usually all it takes.
    * @default globalThis.fetch, looked up at each request (so test interceptors installed later apply)
    */
   fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * Options merged into the init of every `fetch` the client makes, for what a runtime's `fetch`
+   * takes beyond the standard: a proxy or a private CA through undici's `dispatcher` on Node,
+   * Deno's `client`, Bun's `proxy` and `tls`. A call's `fetchOptions` go over these. Token
+   * requests go where the provider sends them: give a {@link clientCredentials} provider the same
+   * `fetchOptions`. See {@link FetchOptions} and docs/networks.md.
+   * @default none
+   * @example
+   * ```ts
+   * import { ProxyAgent } from 'undici';
+   *
+   * new Client({
+   *   baseUrl: 'https://host/api',
+   *   fetchOptions: { dispatcher: new ProxyAgent(process.env.HTTPS_PROXY ?? '') },
+   * });
+   * ```
+   */
+  fetchOptions?: FetchOptions | undefined;
+  /**
+   * Names the application that uses the SDK in the `User-Agent` (outside browsers, which forbid
+   * setting it): `agentchat-js/<version> <name>/<version> (<url>)`, so that the service can tell
+   * integrations apart.
+   * @default none: `agentchat-js/<version>` alone
+   * @example
+   * ```ts
+   * new Client({
+   *   baseUrl: 'https://host/api',
+   *   appInfo: { name: 'support-desk', version: '4.1.0', url: 'https://example.com/desk' },
+   * });
+   * ```
+   */
+  appInfo?: AppInfo | undefined;
   /**
    * Where log lines go. Secrets are redacted from everything logged.
    * @default globalThis.console
@@ -241,6 +291,33 @@ export interface ClientOptions {
    * @default false
    */
   dangerouslyAllowBrowser?: boolean | undefined;
+}
+
+/**
+ * The application named in the `User-Agent` beside the SDK (see {@link ClientOptions.appInfo}).
+ *
+ * @example
+ * ```ts
+ * const appInfo: AppInfo = { name: 'support-desk', version: '4.1.0' };
+ * new Client({ baseUrl: 'https://host/api', appInfo });
+ * ```
+ */
+export interface AppInfo {
+  /**
+   * The application's name, a token without spaces or slashes, such as `support-desk`.
+   * @default none: required
+   */
+  readonly name: string;
+  /**
+   * Its version, such as `4.1.0`.
+   * @default none: the name alone
+   */
+  readonly version?: string | undefined;
+  /**
+   * Where to read about it, such as its home page; sent in parentheses.
+   * @default none
+   */
+  readonly url?: string | undefined;
 }
 
 /** The longest timer a runtime supports (2^31 - 1 ms, about 24.8 days). */
@@ -396,6 +473,8 @@ export const requestOptionsSchema = z.strictObject({
     nonEmptyString.check(z.refine((key) => headerValue.test(key), { message: headerValueMessage })),
   ),
   middleware: z.optional(middlewareSchema),
+  // Checked by the transport, whose refusal is a ConfigurationError naming the option to use.
+  fetchOptions: z.optional(z.custom<FetchOptions>()),
 });
 
 /** The options of an operation whose JSON body the SDK builds. */
@@ -440,6 +519,33 @@ const retryBudgetSchema = z.custom<RetryBudgetOptions | false>().check(
   }),
 );
 
+/**
+ * `appInfo`: each part something the User-Agent carries as it is: the name and version RFC 9110
+ * tokens without the `/` between them, the URL without spaces or parentheses.
+ */
+const appInfoSchema = z.custom<AppInfo>().check(
+  z.superRefine((value, context) => {
+    const token = /^[!#$%&'*+.^_`|~\w-]+$/;
+    const parts = isPlainObject(value) ? (value as Record<string, unknown>) : undefined;
+    for (const [key, pattern] of [
+      ['name', token],
+      ['version', token],
+      ['url', /^[!-'*-~]+$/],
+    ] as const) {
+      const part = parts?.[key];
+      if (!parts || (part === undefined ? key === 'name' : !pattern.test(String(part)))) {
+        context.addIssue({
+          code: 'custom',
+          message: 'expected { name, version?, url? } without spaces, slashes or parentheses',
+          path: parts ? [key] : [],
+          input: value,
+        });
+        return;
+      }
+    }
+  }),
+);
+
 export const clientOptionsSchema = z.strictObject({
   // One custom check rather than z.union, which would add 0.3 KiB min+gzip to browser bundles.
   apiKey: z.optional(
@@ -473,6 +579,9 @@ export const clientOptionsSchema = z.strictObject({
       message: 'expected a function',
     }),
   ),
+  // Checked by the client, whose message names the option to use instead (fetch-options.ts).
+  fetchOptions: z.optional(z.custom<FetchOptions>()),
+  appInfo: z.optional(appInfoSchema),
   logger: z.optional(
     z.custom<Logger>(
       (v) =>

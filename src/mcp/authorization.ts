@@ -16,7 +16,7 @@ import {
   readRequestBody,
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
-import type { Caller, Logger } from '../index.js';
+import type { Caller, FetchOptions, Logger } from '../index.js';
 import { missingScope, type ToolScopes } from './scope.js';
 import {
   createTokenVerifier,
@@ -45,6 +45,8 @@ export interface AuthorizationGateOptions {
   readonly audience: readonly string[] | undefined;
   readonly introspection: IntrospectionCredentials | undefined;
   readonly logger: Logger | undefined;
+  /** Merged into every fetch to the authorization server. */
+  readonly fetchOptions: FetchOptions | undefined;
   /** The tools the server offers, whose calls are checked against each token's scopes. */
   // biome-ignore lint/suspicious/noExplicitAny: tools of different shapes
   readonly tools: readonly AgentChatTool<any, any>[];
@@ -75,7 +77,8 @@ export interface AuthorizationGate {
  * `buildOAuthProtectedResourceMetadata`); the handler turns it into a `ConfigurationError`.
  */
 export function createAuthorizationGate(options: AuthorizationGateOptions): AuthorizationGate {
-  const { issuer, resource, audience, introspection, logger, tools, scopes } = options;
+  const { issuer, resource, audience, introspection, logger, fetchOptions, tools, scopes } =
+    options;
   // What a host is told to ask for when refused without a valid token (the MCP authorization
   // spec's scope selection): the scopes of the tools this server offers, no more.
   const challengeScopes = [...scopes.neededBy(tools)];
@@ -103,6 +106,7 @@ export function createAuthorizationGate(options: AuthorizationGateOptions): Auth
     audience,
     introspection,
     logger,
+    fetchOptions,
   });
 
   const metadataResponse = (request: Request, pathname: string): Response | undefined => {

@@ -8,12 +8,14 @@ import {
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 import type { forRequest as forRequestMethod } from '../client.js';
+import { fetchOptionsProblem } from '../core/fetch-options.js';
 import {
   AgentChatError,
   type Caller,
   Client,
   type ClientOptions,
   ConfigurationError,
+  type FetchOptions,
   type Logger,
 } from '../index.js';
 import { closest } from '../internal/closest.js';
@@ -122,6 +124,28 @@ export interface McpHttpHandlerOptions<
    * @default none: JWT access tokens only
    */
   introspection?: IntrospectionCredentials;
+  /**
+   * Options merged into every fetch the server makes to the authorization server (its metadata,
+   * key set and introspection), for what a runtime's `fetch` takes beyond the standard: undici's
+   * `dispatcher` for a proxy or a private CA on Node, Deno's `client`, Bun's `proxy` and `tls`.
+   * The service's calls take `client`'s own `fetchOptions`. See docs/networks.md.
+   *
+   * @default none
+   * @example
+   * ```ts
+   * import { createMcpHttpHandler } from 'agentchat/mcp';
+   * import { ProxyAgent } from 'undici';
+   *
+   * const fetchOptions = { dispatcher: new ProxyAgent('http://proxy.internal:3128') };
+   * createMcpHttpHandler({
+   *   client: new Client({ baseUrl: 'https://host/api', fetchOptions }),
+   *   authorizationServer: 'https://login.example.com',
+   *   resource: 'https://mcp.example.com/mcp',
+   *   fetchOptions,
+   * });
+   * ```
+   */
+  fetchOptions?: FetchOptions;
   /**
    * Where, with `authorizationServer`, each tool call is logged at `info` with who made it (the
    * token's subject and client id, never the token), and an unreachable issuer at `warn`.
@@ -359,6 +383,7 @@ const OPTION_NAMES = [
   'readScope',
   'writeScope',
   'scopePrefix',
+  'fetchOptions',
   'logger',
   'tools',
   'readOnly',
@@ -372,6 +397,7 @@ const AUTHORIZATION_ONLY = [
   'readScope',
   'writeScope',
   'scopePrefix',
+  'fetchOptions',
 ] as const;
 
 function checkOptionNames(options: object): void {
@@ -391,7 +417,7 @@ function authorizationGate(
   tools: Parameters<typeof createAuthorizationGate>[0]['tools'],
   scopes: ToolScopes,
 ): AuthorizationGate | undefined {
-  const { authorizationServer: issuer, resource, introspection, logger } = options;
+  const { authorizationServer: issuer, resource, introspection, logger, fetchOptions } = options;
   const audience = options.audience === undefined ? undefined : [options.audience].flat();
   if (audience !== undefined && !audience.every(isNonEmptyString)) {
     throw new ConfigurationError(
@@ -412,6 +438,8 @@ function authorizationGate(
       `Invalid resource ${JSON.stringify(resource)}: a resource URL has no query or fragment (RFC 8707).`,
     );
   }
+  const fetchProblem = fetchOptions === undefined ? undefined : fetchOptionsProblem(fetchOptions);
+  if (fetchProblem) throw new ConfigurationError(`createMcpHttpHandler: ${fetchProblem}`);
   if (
     introspection !== undefined &&
     !(isNonEmptyString(introspection?.clientId) && isNonEmptyString(introspection?.clientSecret))
@@ -429,6 +457,7 @@ function authorizationGate(
       audience,
       introspection,
       logger,
+      fetchOptions: fetchOptions && { ...fetchOptions },
       tools,
       scopes,
     });

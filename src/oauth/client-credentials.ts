@@ -12,6 +12,7 @@ import {
   OAuthError,
   ResponseValidationError,
 } from '../core/errors/index.js';
+import { type FetchOptions, fetchOptionsProblem } from '../core/fetch-options.js';
 import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
 import { Transport, type TransportConfig } from '../core/transport.js';
 import { validate } from '../core/validation.js';
@@ -146,10 +147,31 @@ export interface ClientCredentialsOptions {
    */
   refreshMarginMs?: number | undefined;
   /**
-   * The `fetch` for token requests and discovery, such as one with a proxy agent.
+   * The `fetch` for token requests and discovery, called as the client's `fetch` option is: with
+   * a URL string and an init of plain values. For a proxy or a CA, `fetchOptions` is usually all
+   * it takes.
    * @default globalThis.fetch, looked up at each request
    */
   fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * Options merged into the init of every token request and discovery fetch, for what a runtime's
+   * `fetch` takes beyond the standard (undici's `dispatcher` for a proxy or a private CA, Deno's
+   * `client`, Bun's `proxy` and `tls`), as the client's option of that name. See
+   * {@link FetchOptions}.
+   * @default none
+   * @example
+   * ```ts
+   * import { ProxyAgent } from 'undici';
+   *
+   * const fetchOptions = { dispatcher: new ProxyAgent(process.env.HTTPS_PROXY ?? '') };
+   * new Client({
+   *   baseUrl: 'https://host/api',
+   *   fetchOptions,
+   *   apiKey: clientCredentials({ issuer: 'https://login.example.com', clientId: 'svc', fetchOptions }),
+   * });
+   * ```
+   */
+  fetchOptions?: FetchOptions | undefined;
   /**
    * A store shared by every process of a fleet (Redis, Valkey, Memcached, a KV), so that they
    * share one token rather than each asking the token endpoint: see {@link TokenCache}. A cache
@@ -207,6 +229,8 @@ function optionsSchema() {
     ),
     refreshMarginMs: z.optional(z.number().check(z.gte(0))),
     fetch: z.optional(z.custom<typeof globalThis.fetch>((v) => typeof v === 'function')),
+    // Checked by clientCredentials, in the words the client uses (fetch-options.ts).
+    fetchOptions: z.optional(z.custom<FetchOptions>()),
     cache: z.optional(
       z.custom<TokenCache>(isTokenCache, {
         message: 'expected an object with get and set functions, and optionally lease',
@@ -408,8 +432,12 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
   const label = (name: string) =>
     sources[name] === undefined ? name : `${name} (from ${sources[name]})`;
   const checked = validate(optionsSchema(), given);
+  const fetchProblem =
+    checked.ok && checked.data.fetchOptions !== undefined
+      ? fetchOptionsProblem(checked.data.fetchOptions)
+      : undefined;
   const problems = checked.ok
-    ? conflicts(checked.data, label)
+    ? [...conflicts(checked.data, label), ...(fetchProblem ? [fetchProblem] : [])]
     : checked.issues.map((issue) => {
         // `resource.1`: the option's name, then where in it.
         const [option = '', ...within] = issue.path.split('.');
@@ -439,6 +467,7 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
     maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
     headers: {},
     fetch: settings.fetch,
+    fetchOptions: settings.fetchOptions && { ...settings.fetchOptions },
     userAgent: userAgent(),
     log: undefined,
     middleware: [],

@@ -195,7 +195,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 3.2 MB unpacked, 820 KB packed', () => {
+  it('stays small: under 3.2 MB unpacked, 850 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -204,7 +204,11 @@ describe('npm pack', () => {
     // bin and the HTTP bridge it bundles, the MCP server's stdio and HTTP faces with its OAuth
     // protected resource (the token verifier, and the discovery module it shares with the
     // client), and the guides (about 200 KB). A jump means something shipped by mistake.
+    // Companies' networks (issue 41) added 94 KB unpacked, 27 KB packed (818 to 845 KB): the
+    // networks guide (8 KB), and fetchOptions, appInfo, the shared capped body read and the named
+    // certificate problems with their TSDoc, carried by the ESM, CJS and MCP builds, their
+    // declarations and their source maps (60 KB of maps, 14 KB of declarations, 12 KB of code).
     expect(packed.unpackedSize).toBeLessThan(3200 * 1024);
-    expect(packed.size).toBeLessThan(820 * 1024);
+    expect(packed.size).toBeLessThan(850 * 1024);
   });
 });
