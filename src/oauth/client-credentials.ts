@@ -26,7 +26,13 @@ import {
 } from './client-assertion.js';
 import { cachedDiscovery } from './discovery.js';
 import { type SigningAlgorithm, signingAlgorithms } from './signing-algorithms.js';
-import { type SharedToken, sharedToken, type Token, type TokenCache } from './token-cache.js';
+import {
+  type SharedToken,
+  sharedToken,
+  type Token,
+  type TokenCache,
+  type TokenIdentity,
+} from './token-cache.js';
 import {
   assertionAuthentication,
   type ClientAuthentication,
@@ -426,37 +432,21 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
       ? undefined
       : parseTokenUrl(settings.tokenUrl, label('tokenUrl'));
   if (settings.issuer !== undefined) parseTokenUrl(settings.issuer, label('issuer'));
-  // Discovery and every token request share these limits, with an empty base: the token endpoint
-  // may be on any origin the issuer's metadata names. Each token request gets a transport of its
-  // own, authorised by its own credential (an assertion is fresh each time): a token request is
-  // rare, and a method on Transport for it would be in every app's bundle, OAuth or not.
-  const transport: TransportConfig = {
-    credential: { fixed: { header: undefined, secrets: [] } },
-    baseUrl: '',
-    maxRetries: retryDefaults.maxRetries,
-    timeout: defaults.timeout,
-    totalTimeout: undefined,
-    maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
-    headers: {},
-    fetch: settings.fetch,
-    userAgent: userAgent(),
-    log: undefined,
-    middleware: [],
-    // At most one token request is in flight, so its retries cannot pile up into a storm; a
-    // Retry-After from the token endpoint holds this provider's next request, not the service's.
-    retryBudget: undefined,
-    clientWait: new ClientWait(),
-  };
+  const transport = tokenTransport(settings.fetch);
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
-  const request = tokenRequester(settings, authMethod, tokenUrl, transport, margin);
-
-  // Where a failing cache is reported: the logger of the client that made the latest call.
-  let warn: ((message: string) => void) | undefined;
-  const shared: SharedToken | undefined =
-    settings.cache &&
-    sharedToken(
-      settings.cache,
-      {
+  const request = tokenRequester(
+    { issuer: settings.issuer, tokenUrl },
+    grantFields('client_credentials', settings),
+    clientAuthenticator(settings, authMethod),
+    transport,
+    margin,
+  );
+  return sharedTokenProvider(
+    request,
+    margin,
+    settings.cache && {
+      cache: settings.cache,
+      identity: {
         tokenUrl: settings.tokenUrl ?? '',
         issuer: settings.issuer,
         clientId: settings.clientId,
@@ -465,9 +455,57 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
         resource: settings.resource,
         authMethod,
       },
-      margin,
-      () => warn,
-    );
+    },
+  );
+}
+
+/**
+ * The limits discovery and every token request share, with an empty base: the token endpoint may
+ * be on any origin the issuer's metadata names. Each token request gets a transport of its own,
+ * authorised by its own credential (an assertion is fresh each time): a token request is rare,
+ * and a method on Transport for it would be in every app's bundle, OAuth or not.
+ */
+export function tokenTransport(fetch: typeof globalThis.fetch | undefined): TransportConfig {
+  return {
+    credential: { fixed: { header: undefined, secrets: [] } },
+    baseUrl: '',
+    maxRetries: retryDefaults.maxRetries,
+    timeout: defaults.timeout,
+    totalTimeout: undefined,
+    maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
+    headers: {},
+    fetch,
+    userAgent: userAgent(),
+    log: undefined,
+    middleware: [],
+    // At most one token request is in flight, so its retries cannot pile up into a storm; a
+    // Retry-After from the token endpoint holds this provider's next request, not the service's.
+    retryBudget: undefined,
+    clientWait: new ClientWait(),
+  };
+}
+
+/** A fleet's cache, and what its key is made from. */
+export interface FleetCache {
+  readonly cache: TokenCache;
+  readonly identity: TokenIdentity;
+}
+
+/**
+ * The token provider every grant shares: one token per provider, shared by every call; at most
+ * one token request in flight; refreshed ahead of expiry while calls go on with the old one; never
+ * sent once expired; a token the service refused (the 401 replay) replaced, and evicted from the
+ * fleet's cache when there is one.
+ */
+export function sharedTokenProvider(
+  request: () => Promise<Token>,
+  margin: number,
+  fleet: FleetCache | undefined,
+): ApiKeyFunction {
+  // Where a failing cache is reported: the logger of the client that made the latest call.
+  let warn: ((message: string) => void) | undefined;
+  const shared: SharedToken | undefined =
+    fleet && sharedToken(fleet.cache, fleet.identity, margin, () => warn);
 
   let current: Token | undefined;
   let pending: Promise<Token> | undefined;
@@ -506,28 +544,49 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
 }
 
 /**
- * The provider's token request, as one function: finds the token endpoint (given, or from the
- * issuer's metadata, read once and again after a failure), authenticates as the options say (an
- * assertion made afresh each time), and asks.
+ * What a token request carries beyond the grant, made afresh for each: the client's
+ * authentication, or a workload's identity token. `url` is the token endpoint the request goes to.
  */
-function tokenRequester(
-  settings: CheckedSettings,
-  authMethod: AuthMethod,
-  tokenUrl: URL | undefined,
-  transport: TransportConfig,
-  margin: number,
-): () => Promise<Token> {
-  const grant = grantFields(settings);
-  const issuer = settings.issuer;
-  const discovery =
-    issuer === undefined ? undefined : cachedDiscovery(issuer, new Transport(transport));
-  const given = tokenUrl && tokenEndpoint(tokenUrl);
-  let discovered: { readonly url: string; readonly endpoint: TokenEndpoint } | undefined;
+export type RequestProof = (url: string) => Promise<ClientAuthentication>;
+
+/** How a client-credentials request proves who asks: a secret, a signed assertion or a supplied one. */
+function clientAuthenticator(settings: CheckedSettings, authMethod: AuthMethod): RequestProof {
+  const { clientId, clientSecret, clientAssertion, issuer } = settings;
   const sign =
     settings.privateKey === undefined
       ? undefined
       : assertionSigner({ ...settings, privateKey: settings.privateKey });
-  const { clientId, clientSecret, clientAssertion } = settings;
+  return async (url) => {
+    if (clientAssertion)
+      return assertionAuthentication(clientId, await suppliedAssertion(clientAssertion));
+    // RFC 7523's audience: the issuer when there is one (what current guidance asks, so that an
+    // assertion cannot be replayed at another endpoint of the same server), else the endpoint.
+    if (sign) return assertionAuthentication(clientId, await sign(issuer ?? url));
+    return secretAuthentication(
+      clientId,
+      clientSecret as string,
+      authMethod as 'client_secret_basic',
+    );
+  };
+}
+
+/**
+ * The provider's token request, as one function: finds the token endpoint (given, or from the
+ * issuer's metadata, read once and again after a failure), adds the request's proof (made afresh
+ * each time) to the grant's fields, and asks.
+ */
+export function tokenRequester(
+  target: { readonly issuer?: string | undefined; readonly tokenUrl?: URL | undefined },
+  grant: TokenForm,
+  proof: RequestProof,
+  transport: TransportConfig,
+  margin: number,
+): () => Promise<Token> {
+  const { issuer, tokenUrl } = target;
+  const discovery =
+    issuer === undefined ? undefined : cachedDiscovery(issuer, new Transport(transport));
+  const given = tokenUrl && tokenEndpoint(tokenUrl);
+  let discovered: { readonly url: string; readonly endpoint: TokenEndpoint } | undefined;
 
   const endpointOf = async (): Promise<{ endpoint: TokenEndpoint; url: string }> => {
     if (given) return { endpoint: given, url: given.path(grant) };
@@ -555,23 +614,10 @@ function tokenRequester(
     return discovered;
   };
 
-  const authenticate = async (url: string): Promise<ClientAuthentication> => {
-    if (clientAssertion)
-      return assertionAuthentication(clientId, await suppliedAssertion(clientAssertion));
-    // RFC 7523's audience: the issuer when there is one (what current guidance asks, so that an
-    // assertion cannot be replayed at another endpoint of the same server), else the endpoint.
-    if (sign) return assertionAuthentication(clientId, await sign(issuer ?? url));
-    return secretAuthentication(
-      clientId,
-      clientSecret as string,
-      authMethod as 'client_secret_basic',
-    );
-  };
-
   return async () => {
     try {
       const { endpoint, url } = await endpointOf();
-      const { fields, credential } = await authenticate(url);
+      const { fields, credential } = await proof(url);
       return await requestToken(
         new Transport({ ...transport, credential }),
         endpoint,

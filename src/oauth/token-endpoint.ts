@@ -1,7 +1,7 @@
 /**
- * The token request of RFC 6749 section 4.4 as an endpoint the transport can send: a form POST
- * with `grant_type=client_credentials`, the client authenticated by HTTP Basic, in the body, or by
- * a JWT assertion, and the answer's shape.
+ * A token request as an endpoint the transport can send: a form POST with its grant (RFC 6749
+ * section 4.4's `client_credentials`, or the grants of workload identity federation), the client
+ * authenticated by HTTP Basic, in the body, or by a JWT assertion, and the answer's shape.
  */
 import * as z from 'zod/mini';
 import type { Endpoint } from '../core/call.js';
@@ -86,9 +86,17 @@ export function tokenEndpoint(url: URL): TokenEndpoint {
   };
 }
 
-/** The grant's fields: `grant_type`, then `scope`, `audience` and each `resource` given. */
-export function grantFields(settings: TokenRequestSettings): TokenForm {
-  const fields: [string, string][] = [['grant_type', 'client_credentials']];
+/**
+ * The grant's fields: `grant_type` (`client_credentials`, or a URN such as RFC 7523's jwt-bearer),
+ * the grant's own `parameters` that stay the same from one request to the next, then `scope`,
+ * `audience` and each `resource` given.
+ */
+export function grantFields(
+  grantType: string,
+  settings: TokenRequestSettings,
+  parameters: TokenForm = [],
+): TokenForm {
+  const fields: (readonly [string, string])[] = [['grant_type', grantType], ...parameters];
   if (settings.scope !== undefined) fields.push(['scope', settings.scope]);
   if (settings.audience !== undefined) fields.push(['audience', settings.audience]);
   // RFC 8707 section 2: one `resource` parameter per resource.
