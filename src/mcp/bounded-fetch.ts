@@ -5,6 +5,7 @@
  * caller refuses anything but a 2xx), each exchange is bounded in time, and the body read is
  * capped: past the cap the exchange fails, as a server down would.
  */
+import { readCapped } from '../internal/read-capped.js';
 
 /** A key set or an introspection answer is a few KiB; 256 KiB is far past any real one. */
 export const MAX_DOCUMENT_BYTES = 262_144;
@@ -26,29 +27,8 @@ export async function boundedFetch(url: string, init: RequestInit = {}): Promise
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
   const response = await fetch(url, { ...init, redirect: 'manual', signal });
   const body = await readCapped(response, MAX_DOCUMENT_BYTES);
+  if (body === undefined) {
+    throw new TypeError(`the response is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+  }
   return new Response(body, { status: response.status, headers: response.headers });
-}
-
-async function readCapped(response: Response, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > limit) {
-    await response.body?.cancel();
-    throw new TypeError(`the response is larger than ${limit} bytes`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (response.body) {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > limit) throw new TypeError(`the response is larger than ${limit} bytes`);
-      chunks.push(chunk);
-    }
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }

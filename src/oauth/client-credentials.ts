@@ -166,8 +166,8 @@ export interface ClientCredentialsOptions {
   cache?: TokenCache | undefined;
 }
 
-/** The defaults of {@link clientCredentials}. */
-const defaults = {
+/** The defaults of {@link clientCredentials}, and of the providers on its engine. */
+export const defaults = {
   /**
    * Five minutes, written out: a product such as `5 * 60_000` is one esbuild keeps in every app's
    * bundle, OAuth or not.
@@ -292,30 +292,14 @@ function conflicts(settings: Settings, label: (name: string) => string): string[
 }
 
 /**
- * The options, with each one left out read from its environment variable, the variables
- * `agentchat-mcp` reads; and, for messages, the variable each was read from. A variable fills
+ * Fills each option left out from its environment variable, the variables `agentchat-mcp` reads
+ * (see {@link readOptions}). A variable fills
  * only an option that fits beside those given: no token URL beside a given issuer, no secret
  * beside a given key or assertion callback, an auth method only for a secret, key settings only
  * for a key. The key and assertion files of `agentchat-mcp` are not read: they are files, which
  * not every runtime can read.
  */
-function withEnvironment(options: unknown): { given: unknown; sources: Record<string, string> } {
-  const sources: Record<string, string> = {};
-  if (typeof options !== 'object' || options === null) return { given: options, sources };
-  let given: Record<string, unknown>;
-  try {
-    given = { ...options };
-  } catch {
-    // An object that cannot be read: the schema says so.
-    return { given: options, sources };
-  }
-  const fill = (option: string, variable: string) => {
-    if (given[option] !== undefined) return;
-    const value = readEnv(variable);
-    if (value === undefined) return;
-    given[option] = option === 'resource' ? value.split(/\s+/) : value;
-    sources[option] = variable;
-  };
+function withEnvironment(fill: EnvironmentFill, given: Readonly<Record<string, unknown>>): void {
   fill('clientId', 'AGENTCHAT_CLIENT_ID');
   if (given.tokenUrl === undefined && given.issuer === undefined) {
     fill('tokenUrl', 'AGENTCHAT_TOKEN_URL');
@@ -332,8 +316,69 @@ function withEnvironment(options: unknown): { given: unknown; sources: Record<st
   }
   fill('scope', 'AGENTCHAT_SCOPE');
   fill('audience', 'AGENTCHAT_AUDIENCE');
-  fill('resource', 'AGENTCHAT_RESOURCE');
-  return { given, sources };
+  fill('resource', 'AGENTCHAT_RESOURCE', spaceSeparated);
+}
+
+/** Fills `option`, when not given, from `variable`, turned into the option's value by `convert`. */
+export type EnvironmentFill = (
+  option: string,
+  variable: string,
+  convert?: (value: string) => unknown,
+) => void;
+
+/** `AGENTCHAT_RESOURCE`'s form: resources separated by spaces. */
+export const spaceSeparated = (value: string): string[] => value.split(/\s+/);
+
+/**
+ * Reads a token provider's options: each left out filled from its environment variable by
+ * `environment` (through `fill`, which leaves an option given alone), checked by `schema`, then
+ * across options by `conflicts`. `label` names an option as given, with the variable it was read
+ * from, for messages.
+ *
+ * @throws {@link ConfigurationError} listing every problem, headed by the `factory`'s name.
+ */
+export function readOptions<Settings>(
+  factory: string,
+  options: unknown,
+  schema: z.ZodMiniType<Settings>,
+  environment: (fill: EnvironmentFill, given: Readonly<Record<string, unknown>>) => void,
+  conflicts: (settings: Settings, label: (name: string) => string) => string[],
+): { settings: Settings; label: (name: string) => string } {
+  const sources: Record<string, string> = {};
+  let given: unknown = options;
+  if (typeof options === 'object' && options !== null) {
+    let copy: Record<string, unknown> | undefined;
+    try {
+      copy = { ...options };
+    } catch {
+      // An object that cannot be read: the schema says so.
+    }
+    if (copy) {
+      const filled = copy;
+      environment((option, variable, convert = (value) => value) => {
+        if (filled[option] !== undefined) return;
+        const value = readEnv(variable);
+        if (value === undefined) return;
+        filled[option] = convert(value);
+        sources[option] = variable;
+      }, filled);
+      given = filled;
+    }
+  }
+  const label = (name: string) =>
+    sources[name] === undefined ? name : `${name} (from ${sources[name]})`;
+  const checked = validate(schema, given);
+  const problems = checked.ok
+    ? conflicts(checked.data, label)
+    : checked.issues.map((issue) => {
+        // `resource.1`: the option's name, then where in it.
+        const [option = '', ...within] = issue.path.split('.');
+        return `${[label(option), ...within].join('.')}: ${issue.message}`;
+      });
+  if (!checked.ok || problems.length > 0) {
+    throw new ConfigurationError(`Invalid ${factory} options: ${problems.join('; ')}`);
+  }
+  return { settings: checked.data, label };
 }
 
 /** The method the options choose. */
@@ -345,12 +390,14 @@ function authMethodOf(settings: Settings): AuthMethod {
     : 'client_secret_basic';
 }
 
-function isResource(value: unknown): boolean {
+/** A URI, or a non-empty array of them: what `resource` takes. */
+export function isResource(value: unknown): boolean {
   const all = Array.isArray(value) ? value : [value];
   return all.length > 0 && all.every((each) => typeof each === 'string' && each !== '');
 }
 
-function isTokenCache(value: unknown): boolean {
+/** An object with the methods of a {@link TokenCache}. */
+export function isTokenCache(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const { get, set, lease } = value as Record<string, unknown>;
   return (
@@ -410,22 +457,16 @@ function isTokenCache(value: unknown): boolean {
  * ```
  */
 export function clientCredentials(options: Partial<ClientCredentialsOptions> = {}): ApiKeyFunction {
-  const { given, sources } = withEnvironment(options);
-  const label = (name: string) =>
-    sources[name] === undefined ? name : `${name} (from ${sources[name]})`;
-  const checked = validate(optionsSchema(), given);
-  const problems = checked.ok
-    ? conflicts(checked.data, label)
-    : checked.issues.map((issue) => {
-        // `resource.1`: the option's name, then where in it.
-        const [option = '', ...within] = issue.path.split('.');
-        return `${[label(option), ...within].join('.')}: ${issue.message}`;
-      });
-  if (!checked.ok || problems.length > 0) {
-    throw new ConfigurationError(`Invalid clientCredentials options: ${problems.join('; ')}`);
-  }
+  const read = readOptions(
+    'clientCredentials',
+    options,
+    optionsSchema(),
+    withEnvironment,
+    conflicts,
+  );
+  const { label } = read;
   // Checked just now by conflicts().
-  const settings = checked.data as CheckedSettings;
+  const settings = read.settings as CheckedSettings;
   const authMethod = authMethodOf(settings);
   const tokenUrl =
     settings.tokenUrl === undefined

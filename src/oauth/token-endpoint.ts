@@ -149,15 +149,20 @@ export function assertionAuthentication(clientId: string, assertion: string): Cl
 
 /**
  * Checks a token URL (given, or named by the issuer's metadata): an absolute http(s) URL without
- * a fragment or credentials. `name` says where it came from, for the message.
+ * a fragment or credentials. `name` says where it came from, and `factory` what took it, for the
+ * message.
  *
  * @throws ConfigurationError naming `name` and what is wrong; a caller reading a server's document
  * rather than the options turns it into the server's failure.
  */
-export function parseTokenUrl(tokenUrl: string, name = 'tokenUrl'): URL {
+export function parseTokenUrl(
+  tokenUrl: string,
+  name = 'tokenUrl',
+  factory = 'clientCredentials',
+): URL {
   if (!urlCharacters.test(tokenUrl)) {
     throw new ConfigurationError(
-      `Invalid clientCredentials options: ${name}: must not contain whitespace or control characters, received ${JSON.stringify(tokenUrl)}`,
+      `Invalid ${factory} options: ${name}: must not contain whitespace or control characters, received ${JSON.stringify(tokenUrl)}`,
     );
   }
   let url: URL | undefined;
@@ -168,12 +173,12 @@ export function parseTokenUrl(tokenUrl: string, name = 'tokenUrl'): URL {
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) {
     throw new ConfigurationError(
-      `Invalid clientCredentials options: ${name}: expected an absolute http(s) URL without a fragment, received ${JSON.stringify(tokenUrl)}`,
+      `Invalid ${factory} options: ${name}: expected an absolute http(s) URL without a fragment, received ${JSON.stringify(tokenUrl)}`,
     );
   }
   if (url.username || url.password) {
     throw new ConfigurationError(
-      `Invalid clientCredentials options: ${name}: must not carry credentials; pass clientId and clientSecret`,
+      `Invalid ${factory} options: ${name}: must not carry credentials; pass clientId and clientSecret`,
     );
   }
   return url;
