@@ -28,6 +28,7 @@ import {
   ResponseValidationError,
   UnprocessableEntityError,
 } from './core/errors/index.js';
+import { fetchOptionsProblem } from './core/fetch-options.js';
 import { createLog, isLogLevel, logsAt } from './core/logger.js';
 import type { Caller } from './core/middleware.js';
 import {
@@ -180,6 +181,9 @@ export class Client {
       const list = checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
       throw new ConfigurationError(`Invalid Client options: ${list}`);
     }
+    const fetchProblem =
+      options.fetchOptions === undefined ? undefined : fetchOptionsProblem(options.fetchOptions);
+    if (fetchProblem) throw new ConfigurationError(`Invalid Client options: ${fetchProblem}`);
     const browser = isBrowserLike();
     if (browser && options.dangerouslyAllowBrowser !== true) {
       throw new ConfigurationError(
@@ -243,7 +247,9 @@ export class Client {
       headers,
       middleware,
       fetch: options.fetch,
-      userAgent: userAgent(),
+      // A copy, so that a caller's object changed afterwards changes nothing.
+      fetchOptions: options.fetchOptions && { ...options.fetchOptions },
+      userAgent: userAgent(options.appInfo),
       // The transport writes only info and debug lines: at a quieter level (the default) it gets
       // no log, and builds no line per attempt for nobody.
       log: logsAt(logLevel, 'info') ? log : undefined,

@@ -52,9 +52,11 @@ export {
   UnprocessableEntityError,
   type ValidationIssue,
 } from './core/errors/index.js';
+export type { FetchOptions } from './core/fetch-options.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { Caller, Middleware, MiddlewareContext } from './core/middleware.js';
 export type {
+  AppInfo,
   BodyRequestOptions,
   ClientOptions,
   ExtraBody,

@@ -5,6 +5,7 @@
  * could do with an answer: a redirect is never followed, and a body is read as a stream, counted,
  * and cut off past the limit.
  */
+import { readCappedBody } from '../internal/capped-body.js';
 import { isTooDeep } from '../internal/json.js';
 import type { Call } from './call.js';
 import type { Authorization, Credential } from './credential.js';
@@ -14,6 +15,7 @@ import {
   RedirectError,
   ResponseTooLargeError,
 } from './errors/index.js';
+import { withFetchOptions } from './fetch-options.js';
 import { type MiddlewareContext, runMiddleware } from './middleware.js';
 import { requestIdOf, scrubHeaders } from './redaction.js';
 import { invalidBodyError, withBodyRead } from './response.js';
@@ -31,8 +33,12 @@ export function attempt(
   // ky re-sends a copy of the request as it was before any attempt, so each attempt stamps its own.
   const { credential, idempotencyKey } = call.options;
   if (idempotencyKey !== undefined) request.headers.set('idempotency-key', idempotencyKey);
+  // So the service can tell a retry (the 401 replay included) from a new call.
+  request.headers.set('x-agentchat-retry-count', String(call.attempts - 1));
   // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used.
-  const fetch = customFetch ?? globalThis.fetch;
+  const fetch: Fetch = customFetch
+    ? (current, of) => sendReadable(customFetch, current, of)
+    : sendPlatform;
   // A key function may take its time: the attempt also ends the moment the signal fires.
   if ('renew' in credential) {
     return untilAborted(renewThenExchange(call, request, fetch, credential), request.signal);
@@ -52,7 +58,7 @@ export function attempt(
 async function renewThenExchange(
   call: Call,
   request: Request,
-  fetch: typeof globalThis.fetch,
+  fetch: Fetch,
   credential: Extract<Credential, { renew: unknown }>,
 ): Promise<Response> {
   const rejected = call.rejectedToken;
@@ -78,17 +84,13 @@ function authorize(request: Request, call: Call, authorization: Authorization): 
  * function, with the body read inline, because each async function an attempt goes through costs
  * it a promise and a suspended frame; a middleware's chain is the one place that takes closures.
  */
-async function exchange(
-  call: Call,
-  request: Request,
-  fetch: typeof globalThis.fetch,
-): Promise<Response> {
+async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Response> {
   const { middleware } = call.options;
   let response: Response;
   try {
     response =
       middleware.length === 0
-        ? await fetch(request)
+        ? await fetch(request, call)
         : await runMiddleware(middleware, request, middlewareContext(call, request), (current) =>
             send(call, fetch, current),
           );
@@ -119,53 +121,18 @@ async function exchange(
     return response;
   }
 
-  // The body as text, read as a stream and counted after content decoding (fetch decodes gzip and
-  // deflate itself), so that memory stays bounded by the limit, not by what the server sends.
-  // Past the limit the stream is cancelled, and the call ends. A `Content-Length` already over the
-  // limit ends it before reading, unless the body is encoded and the length is the encoded one's.
+  // The body read as a stream, counted, and cut off past the limit (see readCappedBody), so that
+  // memory stays bounded by the limit, not by what the server sends.
   const limit = Math.min(call.options.maxResponseBytes, call.endpoint.maxResponseBytes ?? Infinity);
-  const declared = response.headers.get('content-length');
-  const body = response.body;
-  if (declared !== null && Number(declared) > limit && !response.headers.has('content-encoding')) {
-    body?.cancel().catch(() => {});
-    throw tooLarge(call, response, limit);
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await readCappedBody(response, limit);
+  } catch (error) {
+    // The connection dropped while the body was read: the network's doing, retried.
+    throw new AttemptFailure(call, error);
   }
-  let text = '';
-  if (body) {
-    const reader = body.getReader();
-    // Most bodies arrive in one chunk, decoded at the end by the shared decoder. From a second chunk
-    // on, the body is decoded as it arrives by a decoder of its own in streaming mode, in which a
-    // character split across two chunks comes out whole.
-    let first: Uint8Array | undefined;
-    let decoder: TextDecoder | undefined;
-    let size = 0;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > limit) {
-          reader.cancel().catch(() => {});
-          throw tooLarge(call, response, limit);
-        }
-        if (!first) {
-          first = value;
-          continue;
-        }
-        if (!decoder) {
-          decoder = new TextDecoder();
-          text = decoder.decode(first, STREAM);
-        }
-        text += decoder.decode(value, STREAM);
-      }
-    } catch (error) {
-      if (error instanceof ResponseTooLargeError) throw error;
-      // The connection dropped while the body was read: the network's doing, retried.
-      throw new AttemptFailure(call, error);
-    }
-    if (decoder) text += decoder.decode();
-    else if (first) text = utf8.decode(first);
-  }
+  if (bytes === undefined) throw tooLarge(call, response, limit);
+  const text = utf8.decode(bytes);
   // ky parses a 2xx body with `JSON.parse`; one nested too deep for whatever walks it next is
   // refused first, as a body that is not JSON.
   if (response.ok && isTooDeep(text)) {
@@ -184,9 +151,47 @@ async function exchange(
   return response;
 }
 
-/** Decodes a body that came in one chunk; used whole, never in streaming mode, so shared. */
+/**
+ * How an attempt's request reaches the network: the platform's `fetch`, or the caller's through
+ * {@link sendReadable}. Each merges the `fetchOptions` of the client and of the call.
+ */
+type Fetch = (request: Request, call: Call) => Promise<Response>;
+
+/**
+ * Sends with the platform's `fetch`, looked up now (so a fetch patched after the client was made,
+ * by msw or a test, is used), and called with the request itself: its own realm reads it.
+ */
+function sendPlatform(request: Request, call: Call): Promise<Response> {
+  const { fetchOptions, callFetchOptions } = call.options;
+  return fetchOptions === undefined && callFetchOptions === undefined
+    ? globalThis.fetch(request)
+    : globalThis.fetch(request, withFetchOptions({}, fetchOptions, callFetchOptions));
+}
+
+/**
+ * Sends with the caller's `fetch` as a URL and an init of plain values: a `fetch` of another
+ * realm (undici's own, node-fetch) cannot read a `Request` the platform made ("Failed to parse
+ * URL from [object Request]"). The body is read whole first; the SDK's bodies are small.
+ */
+async function sendReadable(
+  fetch: typeof globalThis.fetch,
+  request: Request,
+  call: Call,
+): Promise<Response> {
+  const body = request.body === null ? undefined : await request.arrayBuffer();
+  const init: RequestInit = {
+    method: request.method,
+    headers: Object.fromEntries(request.headers),
+    signal: request.signal,
+    redirect: request.redirect,
+  };
+  if (body !== undefined) init.body = body;
+  const { fetchOptions, callFetchOptions } = call.options;
+  return fetch(request.url, withFetchOptions(init, fetchOptions, callFetchOptions));
+}
+
+/** Decodes a body read whole; never in streaming mode, so shared. */
 const utf8 = new TextDecoder();
-const STREAM = { stream: true } as const;
 
 /**
  * An attempt that failed on the network's side: `fetch` threw, or the connection dropped while the
@@ -207,13 +212,9 @@ export class AttemptFailure extends Error {
  * "Illegal invocation" in browsers). What it throws is the network's doing, recorded as such: a
  * middleware sees it as it is, the retry decision as an {@link AttemptFailure}.
  */
-async function send(
-  call: Call,
-  fetch: typeof globalThis.fetch,
-  request: Request,
-): Promise<Response> {
+async function send(call: Call, fetch: Fetch, request: Request): Promise<Response> {
   try {
-    return await fetch(request);
+    return await fetch(request, call);
   } catch (error) {
     call.attemptError = error;
     throw error;

@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import type { ClientWait } from './client-wait.js';
 import type { Authorization, Credential } from './credential.js';
 import type { AgentChatError, CallSite } from './errors/index.js';
+import type { FetchOptions } from './fetch-options.js';
 import type { Caller, Middleware } from './middleware.js';
 import type { bodyRequestOptionsSchema } from './options.js';
 import type { RetryBudget } from './retry-budget.js';
@@ -126,6 +127,10 @@ export class Call {
       readonly retryBudget: RetryBudget | undefined;
       /** The wait a 429 or 503 asked of the client family, which each attempt honours. */
       readonly clientWait: ClientWait;
+      /** The client's `fetchOptions`, merged into every fetch's init; absent without any. */
+      readonly fetchOptions: FetchOptions | undefined;
+      /** The call's own `fetchOptions`, over the client's. */
+      readonly callFetchOptions: FetchOptions | undefined;
       /** Who the call is made for, told to middleware (see {@link MiddlewareContext.caller}). */
       readonly caller?: Caller | undefined;
       /** Whether the caller wants the raw response; asked after the call has started. */

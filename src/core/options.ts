@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { isPlainObject } from '../internal/json.js';
 import { jsonObjectSchema } from '../schemas.js';
 import type { ApiKeyFunction } from './credential.js';
+import type { FetchOptions } from './fetch-options.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 import type { Middleware } from './middleware.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
@@ -83,6 +84,19 @@ export interface RequestOptions {
    * @default none: only the client's
    */
   middleware?: readonly Middleware[] | undefined;
+  /**
+   * Options for `fetch` on this call, over the client's `fetchOptions` (see {@link FetchOptions}):
+   * another `dispatcher` for one call, say.
+   * @default the client's `fetchOptions`
+   * @example
+   * ```ts
+   * import { Agent } from 'undici';
+   *
+   * const direct = new Agent();
+   * await client.projects.get('proj_123', { fetchOptions: { dispatcher: direct } });
+   * ```
+   */
+  fetchOptions?: FetchOptions | undefined;
 }
 
 /**
@@ -219,6 +233,38 @@ export interface ClientOptions {
    */
   fetch?: typeof globalThis.fetch | undefined;
   /**
+   * Options merged into the init of every `fetch` the client makes, for what a runtime's `fetch`
+   * takes beyond the standard: a proxy or a private CA through undici's `dispatcher` on Node,
+   * Deno's `client`, Bun's `proxy` and `tls`. A call's `fetchOptions` go over these. Token
+   * requests go where the provider sends them: give a {@link clientCredentials} provider the same
+   * `fetchOptions`. See {@link FetchOptions} and docs/networks.md.
+   * @default none
+   * @example
+   * ```ts
+   * import { ProxyAgent } from 'undici';
+   *
+   * new Client({
+   *   baseUrl: 'https://host/api',
+   *   fetchOptions: { dispatcher: new ProxyAgent(process.env.HTTPS_PROXY ?? '') },
+   * });
+   * ```
+   */
+  fetchOptions?: FetchOptions | undefined;
+  /**
+   * Names the application that uses the SDK in the `User-Agent` (outside browsers, which forbid
+   * setting it): `agentchat-js/<version> <name>/<version> (<url>)`, so that the service can tell
+   * integrations apart.
+   * @default none: `agentchat-js/<version>` alone
+   * @example
+   * ```ts
+   * new Client({
+   *   baseUrl: 'https://host/api',
+   *   appInfo: { name: 'support-desk', version: '4.1.0', url: 'https://example.com/desk' },
+   * });
+   * ```
+   */
+  appInfo?: AppInfo | undefined;
+  /**
    * Where log lines go. Secrets are redacted from everything logged.
    * @default globalThis.console
    */
@@ -241,6 +287,24 @@ export interface ClientOptions {
    * @default false
    */
   dangerouslyAllowBrowser?: boolean | undefined;
+}
+
+/**
+ * The application named in the `User-Agent` beside the SDK (see {@link ClientOptions.appInfo}).
+ *
+ * @example
+ * ```ts
+ * const appInfo: AppInfo = { name: 'support-desk', version: '4.1.0' };
+ * new Client({ baseUrl: 'https://host/api', appInfo });
+ * ```
+ */
+export interface AppInfo {
+  /** The application's name, a token without spaces or slashes, such as `support-desk`. */
+  readonly name: string;
+  /** Its version, such as `4.1.0`. */
+  readonly version?: string | undefined;
+  /** Where to read about it, such as its home page. */
+  readonly url?: string | undefined;
 }
 
 /** The longest timer a runtime supports (2^31 - 1 ms, about 24.8 days). */
@@ -396,6 +460,8 @@ export const requestOptionsSchema = z.strictObject({
     nonEmptyString.check(z.refine((key) => headerValue.test(key), { message: headerValueMessage })),
   ),
   middleware: z.optional(middlewareSchema),
+  // Checked by the transport, whose refusal is a ConfigurationError naming the option to use.
+  fetchOptions: z.optional(z.custom<FetchOptions>()),
 });
 
 /** The options of an operation whose JSON body the SDK builds. */
@@ -440,6 +506,29 @@ const retryBudgetSchema = z.custom<RetryBudgetOptions | false>().check(
   }),
 );
 
+/** A User-Agent product name or version (RFC 9110 token), without the `/` that separates them. */
+const productToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** `appInfo`: each part something the User-Agent can carry as it is. */
+const appInfoSchema = z.custom<AppInfo>().check(
+  z.superRefine((value, context) => {
+    const problem = (message: string, path: PropertyKey[] = []) =>
+      context.addIssue({ code: 'custom', message, path, input: value });
+    if (!isPlainObject(value)) return problem('expected { name, version?, url? }');
+    const { name, version, url, ...rest } = value as Record<string, unknown>;
+    for (const key of Object.keys(rest)) problem('is not an appInfo field', [key]);
+    if (typeof name !== 'string' || !productToken.test(name)) {
+      problem('expected a name without spaces or slashes, such as support-desk', ['name']);
+    }
+    if (version !== undefined && (typeof version !== 'string' || !productToken.test(version))) {
+      problem('expected a version without spaces or slashes, such as 4.1.0', ['version']);
+    }
+    if (url !== undefined && (typeof url !== 'string' || !/^[!-'*-~]+$/.test(url))) {
+      problem('expected a URL without spaces, parentheses or control characters', ['url']);
+    }
+  }),
+);
+
 export const clientOptionsSchema = z.strictObject({
   // One custom check rather than z.union, which would add 0.3 KiB min+gzip to browser bundles.
   apiKey: z.optional(
@@ -473,6 +562,9 @@ export const clientOptionsSchema = z.strictObject({
       message: 'expected a function',
     }),
   ),
+  // Checked by the client, whose message names the option to use instead (fetch-options.ts).
+  fetchOptions: z.optional(z.custom<FetchOptions>()),
+  appInfo: z.optional(appInfoSchema),
   logger: z.optional(
     z.custom<Logger>(
       (v) =>

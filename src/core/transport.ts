@@ -18,7 +18,13 @@ import { logAttempt } from './attempt-log.js';
 import { Call, callSending, type Endpoint, type HandOver, responseOf } from './call.js';
 import { type ClientWait, holdCall, holdRetry, logHeld } from './client-wait.js';
 import { bearerCredential, type Credential } from './credential.js';
-import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
+import {
+  type AgentChatError,
+  APIUserAbortError,
+  ConfigurationError,
+  RequestValidationError,
+} from './errors/index.js';
+import { type FetchOptions, fetchOptionsProblem } from './fetch-options.js';
 import type { Log } from './logger.js';
 import type { Caller, Middleware } from './middleware.js';
 import {
@@ -53,6 +59,8 @@ export interface TransportConfig {
    */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly fetch: typeof globalThis.fetch | undefined;
+  /** Merged into every fetch's init (a proxy's dispatcher, a CA); `undefined` for none. */
+  readonly fetchOptions: FetchOptions | undefined;
   readonly userAgent: string | undefined;
   /** Absent when logging is off. */
   readonly log: Log | undefined;
@@ -178,6 +186,11 @@ export class Transport {
       throw new RequestValidationError(`${endpoint.name} options`, checked.issues);
     }
     const options: BodyOptions = checked?.data ?? {};
+    const callFetchOptions = options.fetchOptions as FetchOptions | undefined;
+    if (callFetchOptions !== undefined) {
+      const problem = fetchOptionsProblem(callFetchOptions);
+      if (problem) throw new ConfigurationError(`Invalid ${endpoint.name} options: ${problem}`);
+    }
 
     let body = endpoint.body?.(input.data);
     const { extraBody } = options;
@@ -214,6 +227,8 @@ export class Transport {
           : this.#config.middleware,
         retryBudget: this.#config.retryBudget,
         clientWait: this.#config.clientWait,
+        fetchOptions: this.#config.fetchOptions,
+        callFetchOptions,
         caller: this.#config.caller,
         handOver,
       },

@@ -20,11 +20,19 @@ export function isBrowserLike(): boolean {
 }
 
 /**
- * The `User-Agent` every request sends, naming this SDK to the service; `undefined` in a browser,
- * which forbids setting it.
+ * The `User-Agent` every request sends, naming this SDK to the service, and after it the
+ * application (`appInfo`) when one is named; `undefined` in a browser, which forbids setting it.
  */
-export function userAgent(): string | undefined {
-  return isBrowserLike() ? undefined : `agentchat-js/${VERSION}`;
+export function userAgent(appInfo?: {
+  readonly name: string;
+  readonly version?: string | undefined;
+  readonly url?: string | undefined;
+}): string | undefined {
+  if (isBrowserLike()) return undefined;
+  if (appInfo === undefined) return `agentchat-js/${VERSION}`;
+  const { name, version, url } = appInfo;
+  const product = version === undefined ? name : `${name}/${version}`;
+  return `agentchat-js/${VERSION} ${product}${url === undefined ? '' : ` (${url})`}`;
 }
 
 /** True for a host name that never leaves this machine: `localhost`, `127.0.0.0/8`, `[::1]`. */

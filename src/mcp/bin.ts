@@ -10,7 +10,7 @@ import { Client, isAgentChatError, type Logger } from '../index.js';
 import { isMissingPackage } from '../internal/missing-package.js';
 import { VERSION } from '../version.js';
 import { type BinArguments, parseBinArguments, USAGE } from './arguments.js';
-import { clientOptionsFromEnv } from './config.js';
+import { clientOptionsFromEnv, MCP_APP_INFO } from './config.js';
 
 /** The optional peers each face needs, as `npm install` takes them. */
 const PEERS = {
@@ -71,7 +71,11 @@ async function main(): Promise<number> {
     if ('serveOnHttp' in face) {
       await face.serveOnHttp(args, process.env, stderrLogger);
     } else {
-      const client = new Client({ ...clientOptionsFromEnv(process.env), logger: stderrLogger });
+      const client = new Client({
+        ...clientOptionsFromEnv(process.env),
+        appInfo: MCP_APP_INFO,
+        logger: stderrLogger,
+      });
       face.serveOnStdio(client, args.scope);
     }
   } catch (error) {

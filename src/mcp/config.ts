@@ -8,7 +8,14 @@ import {
   clientCredentials,
   type PrivateJwk,
 } from '../index.js';
+import { VERSION } from '../version.js';
 import type { IntrospectionCredentials } from './token-verifier.js';
+
+/**
+ * How agentchat-mcp names itself in the User-Agent of its calls to the service
+ * (`agentchat-js/<version> agentchat-mcp/<version>`), so that the service can tell it apart.
+ */
+export const MCP_APP_INFO = { name: 'agentchat-mcp', version: VERSION } as const;
 
 /** The environment the bin reads: `process.env`, or a record of the same shape in tests. */
 export type Environment = Readonly<Record<string, string | undefined>>;

@@ -8,12 +8,14 @@ import {
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 import type { forRequest as forRequestMethod } from '../client.js';
+import { fetchOptionsProblem } from '../core/fetch-options.js';
 import {
   AgentChatError,
   type Caller,
   Client,
   type ClientOptions,
   ConfigurationError,
+  type FetchOptions,
   type Logger,
 } from '../index.js';
 import { closest } from '../internal/closest.js';
@@ -113,6 +115,27 @@ export interface McpHttpHandlerOptions<
    */
   introspection?: IntrospectionCredentials;
   /**
+   * Options merged into every fetch the server makes to the authorization server (its metadata,
+   * key set and introspection), for what a runtime's `fetch` takes beyond the standard: undici's
+   * `dispatcher` for a proxy or a private CA on Node, Deno's `client`, Bun's `proxy` and `tls`.
+   * The service's calls take `client`'s own `fetchOptions`. See docs/networks.md.
+   *
+   * @default none
+   * @example
+   * ```ts
+   * import { ProxyAgent } from 'undici';
+   *
+   * const fetchOptions = { dispatcher: new ProxyAgent('http://proxy.internal:3128') };
+   * createMcpHttpHandler({
+   *   client: new Client({ baseUrl: 'https://host/api', fetchOptions }),
+   *   authorizationServer: 'https://login.example.com',
+   *   resource: 'https://mcp.example.com/mcp',
+   *   fetchOptions,
+   * });
+   * ```
+   */
+  fetchOptions?: FetchOptions;
+  /**
    * Where, with `authorizationServer`, each tool call is logged at `info` with who made it (the
    * token's subject and client id, never the token), and an unreachable issuer at `warn`.
    *
@@ -207,7 +230,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
       );
     }
   } else {
-    for (const name of ['resource', 'audience', 'introspection'] as const) {
+    for (const name of ['resource', 'audience', 'introspection', 'fetchOptions'] as const) {
       if (options[name] !== undefined) {
         throw new ConfigurationError(
           `createMcpHttpHandler: ${name} is for an OAuth protected resource: add authorizationServer.`,
@@ -342,6 +365,7 @@ const OPTION_NAMES = [
   'resource',
   'audience',
   'introspection',
+  'fetchOptions',
   'logger',
   'tools',
   'readOnly',
@@ -363,7 +387,7 @@ function authorizationGate(
   options: McpHttpHandlerOptions,
   tools: Parameters<typeof createAuthorizationGate>[0]['tools'],
 ): AuthorizationGate | undefined {
-  const { authorizationServer: issuer, resource, introspection, logger } = options;
+  const { authorizationServer: issuer, resource, introspection, logger, fetchOptions } = options;
   const audience = options.audience === undefined ? undefined : [options.audience].flat();
   if (audience !== undefined && !audience.every(isNonEmptyString)) {
     throw new ConfigurationError(
@@ -384,6 +408,8 @@ function authorizationGate(
       `Invalid resource ${JSON.stringify(resource)}: a resource URL has no query or fragment (RFC 8707).`,
     );
   }
+  const fetchProblem = fetchOptions === undefined ? undefined : fetchOptionsProblem(fetchOptions);
+  if (fetchProblem) throw new ConfigurationError(`createMcpHttpHandler: ${fetchProblem}`);
   if (
     introspection !== undefined &&
     !(isNonEmptyString(introspection?.clientId) && isNonEmptyString(introspection?.clientSecret))
@@ -401,6 +427,7 @@ function authorizationGate(
       audience,
       introspection,
       logger,
+      fetchOptions: fetchOptions && { ...fetchOptions },
       tools,
     });
   } catch (error) {

@@ -15,6 +15,7 @@ import {
   type Environment,
   hasOwnCredentials,
   introspectionFromEnv,
+  MCP_APP_INFO,
 } from './config.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler.js';
 import { lingeringClose } from './lingering-close.js';
@@ -68,7 +69,7 @@ export async function serveOnHttp(
       ...shared,
       ...(shared.allowedHosts &&
         publicHost && { allowedHosts: [...shared.allowedHosts, publicHost] }),
-      client: new Client({ ...clientOptionsFromEnv(env), logger }),
+      client: new Client({ ...clientOptionsFromEnv(env), appInfo: MCP_APP_INFO, logger }),
       authorizationServer: authorization.issuer,
       ...(authorization.audience.length > 0 && { audience: authorization.audience }),
       ...(authorization.introspection && { introspection: introspectionFromEnv(env) }),
@@ -82,9 +83,15 @@ export async function serveOnHttp(
           'its own, or add --allow-remote.',
       );
     }
-    options = { ...shared, client: new Client({ ...clientOptionsFromEnv(env), logger }) };
+    options = {
+      ...shared,
+      client: new Client({ ...clientOptionsFromEnv(env), appInfo: MCP_APP_INFO, logger }),
+    };
   } else {
-    options = { ...shared, clientOptions: { baseUrl: baseUrlFromEnv(env), logger } };
+    options = {
+      ...shared,
+      clientOptions: { baseUrl: baseUrlFromEnv(env), appInfo: MCP_APP_INFO, logger },
+    };
   }
   // With --authorization-server and no --resource, the resource is the URL served, known once
   // listening (--port 0); every setting is checked before, by a handler for the port asked.

@@ -10,7 +10,7 @@
  * backoff), so a client made for the issuer's origin reads the documents. It has no key to send:
  * the one it must be given is taken off every request by a middleware before anything goes out.
  */
-import { Client, type Logger, type Middleware } from '../index.js';
+import { Client, type FetchOptions, type Logger, type Middleware } from '../index.js';
 import {
   type AuthorizationServerMetadata,
   cachedDiscovery,
@@ -31,13 +31,14 @@ const withoutAuthorization: Middleware = (request, next) => {
  *
  * @example
  * ```ts
- * const metadata = issuerMetadata('https://auth.example.com', undefined);
+ * const metadata = issuerMetadata('https://auth.example.com', undefined, undefined);
  * const { jwks_uri } = await metadata.get();
  * ```
  */
 export function issuerMetadata(
   issuer: string,
   logger: Logger | undefined,
+  fetchOptions: FetchOptions | undefined,
 ): { get(): Promise<AuthorizationServerMetadata> } {
   const { origin } = new URL(issuer);
   const client = new Client({
@@ -48,6 +49,7 @@ export function issuerMetadata(
     maxResponseBytes: MAX_DOCUMENT_BYTES,
     middleware: [withoutAuthorization],
     ...(logger && { logger }),
+    ...(fetchOptions && { fetchOptions }),
   });
   const reader: MetadataReader = {
     request: (endpoint, input) => {

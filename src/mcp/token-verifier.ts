@@ -21,6 +21,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from 'jose';
+import type { FetchOptions } from '../core/fetch-options.js';
 import type { Logger } from '../index.js';
 import { signingAlgorithms } from '../oauth/signing-algorithms.js';
 import { boundedFetch, DOCUMENT_TIMEOUT_MS } from './bounded-fetch.js';
@@ -73,6 +74,8 @@ export interface TokenVerifierOptions {
   readonly introspection?: IntrospectionCredentials | undefined;
   /** Where an unreachable issuer is reported. */
   readonly logger?: Logger | undefined;
+  /** Merged into every fetch to the authorization server: a proxy, a private CA. */
+  readonly fetchOptions?: FetchOptions | undefined;
 }
 
 /** The verifier, and what tests read of its cache. */
@@ -123,11 +126,12 @@ const INVALID_TOKEN_CODES = new Set([
  * ```
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
-  const { issuer, resource, introspection, logger } = options;
+  const { issuer, resource, introspection, logger, fetchOptions } = options;
   // The audiences a token may be for: the resource, and those an identity provider that cannot
   // put a URL in `aud` uses instead.
   const audiences = [resource, ...(options.audience ?? [])];
-  const metadata = issuerMetadata(issuer, logger);
+  const metadata = issuerMetadata(issuer, logger, fetchOptions);
+  const fetchDocument = boundedFetch(fetchOptions);
   const cache = new VerifiedTokenCache(VERIFIED_TOKEN_CACHE_SIZE);
   let keySet: JWTVerifyGetKey | undefined;
 
@@ -157,7 +161,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       keySet ??= createRemoteJWKSet(new URL(jwks_uri), {
         timeoutDuration: DOCUMENT_TIMEOUT_MS,
         cooldownDuration: KEY_SET_COOLDOWN_MS,
-        [customFetch]: boundedFetch,
+        [customFetch]: fetchDocument,
       });
     }
     let payload: JWTPayload;
@@ -196,7 +200,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     let answer: Record<string, unknown>;
     try {
       const basic = `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`;
-      const response = await boundedFetch(introspection_endpoint, {
+      const response = await fetchDocument(introspection_endpoint, {
         method: 'POST',
         headers: {
           accept: 'application/json',

@@ -12,6 +12,7 @@ import {
   OAuthError,
   ResponseValidationError,
 } from '../core/errors/index.js';
+import { type FetchOptions, fetchOptionsProblem } from '../core/fetch-options.js';
 import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
 import { Transport, type TransportConfig } from '../core/transport.js';
 import { validate } from '../core/validation.js';
@@ -157,6 +158,25 @@ export interface ClientCredentialsOptions {
    */
   fetch?: typeof globalThis.fetch | undefined;
   /**
+   * Options merged into the init of every token request and discovery fetch, for what a runtime's
+   * `fetch` takes beyond the standard (undici's `dispatcher` for a proxy or a private CA, Deno's
+   * `client`, Bun's `proxy` and `tls`), as the client's option of that name. See
+   * {@link FetchOptions}.
+   * @default none
+   * @example
+   * ```ts
+   * import { ProxyAgent } from 'undici';
+   *
+   * const fetchOptions = { dispatcher: new ProxyAgent(process.env.HTTPS_PROXY ?? '') };
+   * new Client({
+   *   baseUrl: 'https://host/api',
+   *   fetchOptions,
+   *   apiKey: clientCredentials({ issuer: 'https://login.example.com', clientId: 'svc', fetchOptions }),
+   * });
+   * ```
+   */
+  fetchOptions?: FetchOptions | undefined;
+  /**
    * A store shared by every process of a fleet (Redis, Valkey, Memcached, a KV), so that they
    * share one token rather than each asking the token endpoint: see {@link TokenCache}. A cache
    * that fails or stalls fails no call: the provider goes on with its own token and warns once
@@ -213,6 +233,8 @@ function optionsSchema() {
     ),
     refreshMarginMs: z.optional(z.number().check(z.gte(0))),
     fetch: z.optional(z.custom<typeof globalThis.fetch>((v) => typeof v === 'function')),
+    // Checked by clientCredentials, in the words the client uses (fetch-options.ts).
+    fetchOptions: z.optional(z.custom<FetchOptions>()),
     cache: z.optional(
       z.custom<TokenCache>(isTokenCache, {
         message: 'expected an object with get and set functions, and optionally lease',
@@ -368,8 +390,13 @@ export function readOptions<Settings>(
   const label = (name: string) =>
     sources[name] === undefined ? name : `${name} (from ${sources[name]})`;
   const checked = validate(schema, given);
+  // Checked here, in the words the client uses (fetch-options.ts), for every provider alike.
+  const fetchOptions = checked.ok
+    ? (checked.data as { fetchOptions?: unknown }).fetchOptions
+    : undefined;
+  const fetchProblem = fetchOptions === undefined ? undefined : fetchOptionsProblem(fetchOptions);
   const problems = checked.ok
-    ? conflicts(checked.data, label)
+    ? [...conflicts(checked.data, label), ...(fetchProblem ? [fetchProblem] : [])]
     : checked.issues.map((issue) => {
         // `resource.1`: the option's name, then where in it.
         const [option = '', ...within] = issue.path.split('.');
@@ -473,7 +500,7 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
       ? undefined
       : parseTokenUrl(settings.tokenUrl, label('tokenUrl'));
   if (settings.issuer !== undefined) parseTokenUrl(settings.issuer, label('issuer'));
-  const transport = tokenTransport(settings.fetch);
+  const transport = tokenTransport(settings.fetch, settings.fetchOptions);
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
   const request = tokenRequester(
     { issuer: settings.issuer, tokenUrl },
@@ -506,7 +533,10 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
  * authorised by its own credential (an assertion is fresh each time): a token request is rare,
  * and a method on Transport for it would be in every app's bundle, OAuth or not.
  */
-export function tokenTransport(fetch: typeof globalThis.fetch | undefined): TransportConfig {
+export function tokenTransport(
+  fetch: typeof globalThis.fetch | undefined,
+  fetchOptions: FetchOptions | undefined,
+): TransportConfig {
   return {
     credential: { fixed: { header: undefined, secrets: [] } },
     baseUrl: '',
@@ -516,6 +546,7 @@ export function tokenTransport(fetch: typeof globalThis.fetch | undefined): Tran
     maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
     headers: {},
     fetch,
+    fetchOptions: fetchOptions && { ...fetchOptions },
     userAgent: userAgent(),
     log: undefined,
     middleware: [],

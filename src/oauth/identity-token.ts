@@ -5,13 +5,15 @@
  * source's type, the check that a token is a JWT, and the one bounded GET the HTTP sources send.
  */
 import { OAuthError } from '../core/errors/index.js';
+import { type FetchOptions, withFetchOptions } from '../core/fetch-options.js';
+import { readCappedBody } from '../internal/capped-body.js';
 import { userAgent } from '../internal/platform.js';
-import { readCapped } from '../internal/read-capped.js';
 import { MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
 
 /**
- * What a provider hands its identity source at each call: the `fetch` the provider's own requests
- * go through, so that a source asking its platform over HTTP goes the same way (a proxy, a CA).
+ * What a provider hands its identity source at each call: the `fetch` and `fetchOptions` the
+ * provider's own requests go through, so that a source asking its platform over HTTP goes the same
+ * way (a proxy, a private CA).
  *
  * @example
  * ```ts
@@ -24,6 +26,8 @@ import { MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
 export interface IdentityTokenContext {
   /** The provider's `fetch`, when one was given; else the platform's own. */
   readonly fetch?: typeof globalThis.fetch | undefined;
+  /** The provider's `fetchOptions`, to merge into the init of the source's own fetches. */
+  readonly fetchOptions?: FetchOptions | undefined;
 }
 
 /**
@@ -98,7 +102,8 @@ export interface PlatformRequest {
 const PLATFORM_TIMEOUT_MS = 10_000;
 
 /**
- * GETs a platform's identity token endpoint and answers the body's text: no redirect followed,
+ * GETs a platform's identity token endpoint, through the provider's `fetch` and `fetchOptions`, and
+ * answers the body's text: no redirect followed,
  * the answer bounded in time and size, every failure an {@link OAuthError} naming the platform's
  * setting to check (the `hint`), never quoting the body or a header's value.
  */
@@ -116,12 +121,13 @@ export async function requestFromPlatform(
   const fetch = context.fetch ?? globalThis.fetch;
   let response: Response;
   try {
-    response = await fetch(request.url.href, {
+    const init: RequestInit = {
       method: 'GET',
       headers: agent ? { ...request.headers, 'user-agent': agent } : request.headers,
       redirect: 'manual',
       signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS),
-    });
+    };
+    response = await fetch(request.url.href, withFetchOptions(init, context.fetchOptions));
   } catch (error) {
     throw fail(0, `no identity token could be asked for (${failureName(error)})`);
   }
@@ -134,7 +140,7 @@ export async function requestFromPlatform(
   }
   let body: Uint8Array | undefined;
   try {
-    body = await readCapped(response, MAX_TOKEN_RESPONSE_BYTES);
+    body = await readCappedBody(response, MAX_TOKEN_RESPONSE_BYTES);
   } catch (error) {
     throw fail(response.status, `the identity token could not be read (${failureName(error)})`);
   }

@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import type { ApiKeyFunction } from '../core/credential.js';
 import { OAuthError } from '../core/errors/index.js';
+import type { FetchOptions } from '../core/fetch-options.js';
 import { suppliedAssertion } from './client-assertion.js';
 import {
   defaults,
@@ -126,6 +127,24 @@ export interface WorkloadIdentityOptions {
    */
   fetch?: typeof globalThis.fetch | undefined;
   /**
+   * Options merged into the init of every fetch the provider makes (token requests, discovery, and
+   * the identity source's own requests), for what a runtime's `fetch` takes beyond the standard
+   * (undici's `dispatcher` for a proxy or a private CA, Deno's `client`, Bun's `proxy` and `tls`),
+   * as the client's option of that name. See {@link FetchOptions}.
+   * @default none
+   * @example
+   * ```ts
+   * import { EnvHttpProxyAgent } from 'undici';
+   *
+   * const apiKey = workloadIdentity({
+   *   issuer: 'https://auth.example.com',
+   *   identityToken: googleIdentityToken({ audience: 'https://auth.example.com' }),
+   *   fetchOptions: { dispatcher: new EnvHttpProxyAgent() },
+   * });
+   * ```
+   */
+  fetchOptions?: FetchOptions | undefined;
+  /**
    * A store shared by the processes of one workload (Redis, Valkey, Memcached, a KV), so that they
    * share one token: see {@link TokenCache}. Processes with another identity need another key
    * prefix or another store: the key is made from the settings, not from the identity token.
@@ -157,6 +176,8 @@ function optionsSchema() {
     subjectTokenType: z.optional(text),
     refreshMarginMs: z.optional(z.number().check(z.gte(0))),
     fetch: fn<typeof globalThis.fetch>('expected a fetch function'),
+    // Checked by readOptions, in the words the client uses (fetch-options.ts).
+    fetchOptions: z.optional(z.custom<FetchOptions>()),
     cache: z.optional(
       z.custom<TokenCache>(isTokenCache, {
         message: 'expected an object with get and set functions, and optionally lease',
@@ -281,14 +302,16 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
         ]
       : [];
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
+  // A copy: options changed after the provider is made change nothing.
+  const fetchOptions = settings.fetchOptions && { ...settings.fetchOptions };
   const request = tokenRequester(
     { issuer: settings.issuer, tokenUrl },
     grantFields(GRANT_TYPES[grant], settings, parameters),
-    identityProof(source, { fetch: settings.fetch }, settings.clientId, {
+    identityProof(source, { fetch: settings.fetch, fetchOptions }, settings.clientId, {
       field: grant === 'token-exchange' ? 'subject_token' : 'assertion',
       mustBeJwt: grant === 'jwt-bearer' || JWT_TOKEN_TYPES.includes(subjectTokenType),
     }),
-    tokenTransport(settings.fetch),
+    tokenTransport(settings.fetch, fetchOptions),
     margin,
   );
   return sharedTokenProvider(

@@ -20,7 +20,8 @@ describe('CORS', () => {
     expect(Object.fromEntries(response.headers)).toMatchObject({
       'access-control-allow-origin': 'https://app.example',
       'access-control-allow-methods': 'GET, POST',
-      'access-control-allow-headers': 'authorization, content-type, idempotency-key, accept',
+      'access-control-allow-headers':
+        'authorization, content-type, idempotency-key, accept, x-agentchat-retry-count',
       'access-control-max-age': '600',
       vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
     });

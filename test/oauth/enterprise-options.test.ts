@@ -19,8 +19,8 @@ import { metadataUrls } from '../../src/oauth/discovery.js';
 function grantingFetch() {
   const forms: URLSearchParams[] = [];
   const urls: string[] = [];
-  const fetch: typeof globalThis.fetch = async (input) => {
-    const request = input as Request;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request = new Request(input, init);
     urls.push(request.url);
     if (request.method === 'POST') forms.push(new URLSearchParams(await request.text()));
     return Response.json({
@@ -211,7 +211,7 @@ describe('issuer metadata', () => {
   ])('is an OAuthError when it %s, and nothing is sent', async (_, fields, message) => {
     const urls: string[] = [];
     const fetch: typeof globalThis.fetch = async (input) => {
-      urls.push((input as Request).url);
+      urls.push(String(input));
       return Response.json({ issuer: 'https://auth.test', ...fields });
     };
     const apiKey = clientCredentials({
@@ -253,7 +253,7 @@ describe('the fleet cache key', () => {
     };
     const endpoint = grantingFetch();
     const issuerFetch: typeof globalThis.fetch = async (input, init) => {
-      const url = (input as Request).url;
+      const url = String(input);
       if (url.includes('/.well-known/')) {
         return Response.json({ issuer: 'https://auth.test', token_endpoint: base.tokenUrl });
       }

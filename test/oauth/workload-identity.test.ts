@@ -275,16 +275,22 @@ describe('githubActionsIdentityToken', () => {
     for (const [name, value] of Object.entries(platform.githubEnv)) vi.stubEnv(name, value);
   };
 
-  it("asks the runner with its bearer for the audience's token, through the provider's fetch", async () => {
+  it("asks the runner with its bearer for the audience's token, through the provider's fetch and fetchOptions", async () => {
     stubRunner();
-    const seen: string[] = [];
+    // Every fetch of the provider, the runner's included, with the fetchOptions it got.
+    const seen: { path: string; route: unknown }[] = [];
     const fetch: typeof globalThis.fetch = (input, init) => {
-      seen.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      seen.push({ path: url.pathname, route: (init as { route?: unknown } | undefined)?.route });
       return globalThis.fetch(input, init);
     };
     const before = platform.requests.length;
     const apiKey = workloadIdentity(
-      federated({ identityToken: githubActionsIdentityToken({ audience: AUDIENCE }), fetch }),
+      federated({
+        identityToken: githubActionsIdentityToken({ audience: AUDIENCE }),
+        fetch,
+        fetchOptions: { route: 'corporate-proxy' },
+      }),
     );
     const project = await clientWith(apiKey).projects.create({ name: 'CI', agentId: 'a' });
     expect(project.name).toBe('CI');
@@ -296,7 +302,12 @@ describe('githubActionsIdentityToken', () => {
     expect(request?.headers.authorization).toBe(
       `Bearer ${platform.githubEnv.ACTIONS_ID_TOKEN_REQUEST_TOKEN}`,
     );
-    expect(seen).toContain(GITHUB_TOKEN_PATH);
+    expect(seen.map((each) => each.path)).toEqual([
+      '/.well-known/oauth-authorization-server',
+      GITHUB_TOKEN_PATH,
+      '/token',
+    ]);
+    expect(seen.every((each) => each.route === 'corporate-proxy')).toBe(true);
   });
 
   it('is a ConfigurationError naming id-token: write when the runner gave no variables', () => {
@@ -402,6 +413,10 @@ describe('options', () => {
       /Invalid workloadIdentity options: tokenUrl/,
     ],
     [{ issuer: 'https://a.test', identityToken: platformToken, grant: 'saml' as never }, /grant/],
+    [
+      { issuer: 'https://a.test', identityToken: platformToken, fetchOptions: { headers: {} } },
+      /fetchOptions.headers: use the headers option/,
+    ],
   ])('refuses %o with a ConfigurationError', (options, message) => {
     vi.stubEnv('AGENTCHAT_IDENTITY_TOKEN_FILE', '');
     vi.stubEnv('AGENTCHAT_ISSUER', '');

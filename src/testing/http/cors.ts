@@ -20,7 +20,8 @@ const READABLE_ANYWAY = new Set([
 ]);
 
 /** What the service's requests send beyond the CORS-safelisted headers, for a preflight that asks for none. */
-const DEFAULT_ALLOWED_HEADERS = 'authorization, content-type, idempotency-key, accept';
+const DEFAULT_ALLOWED_HEADERS =
+  'authorization, content-type, idempotency-key, accept, x-agentchat-retry-count';
 
 /** Methods the service answers; OPTIONS needs no permission. */
 const ALLOWED_METHODS = 'GET, POST';
