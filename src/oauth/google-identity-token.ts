@@ -17,7 +17,10 @@ import { type IdentityTokenSource, requestFromPlatform } from './identity-token.
  * ```
  */
 export interface GoogleIdentityTokenOptions {
-  /** The `aud` the token is issued for: what the authorization server's trust for Google expects. */
+  /**
+   * The `aud` the token is issued for: what the authorization server's trust for Google expects.
+   * @default none: required, as the metadata server issues no token without one
+   */
   audience: string;
 }
 
