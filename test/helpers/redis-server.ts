@@ -3,7 +3,7 @@
  * on a free loopback port with nothing written to disk, and stopped, or killed, by the test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 
 /** A running redis-server. */
 export interface RedisServer {
@@ -48,18 +48,5 @@ function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
-  });
-}
-
-/** A port nothing listens on now: the system's pick for a listener that is closed at once. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
   });
 }

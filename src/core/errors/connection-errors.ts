@@ -89,7 +89,36 @@ export class APIUserAbortError extends AgentChatError {
 
 function describe(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
-  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, ...) is its cause.
-  const inner = cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
-  return `${cause.message}${inner}`;
+  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, a proxy's 407, a
+  // certificate problem) is deeper in its causes, the deepest one the most precise.
+  let deepest: Error = cause;
+  for (let depth = 0; depth < 4 && deepest.cause instanceof Error; depth++) {
+    deepest = deepest.cause;
+    const tls = tlsProblem(deepest);
+    if (tls) return tls;
+  }
+  return deepest === cause ? cause.message : `${cause.message}: ${deepest.message}`;
 }
+
+/**
+ * A certificate problem said as such, with OpenSSL's or Node's code (an unknown CA, an expired or
+ * mismatched certificate, a client certificate the server requires), and where the fix is told:
+ * retrying cannot help, configuring can. Under TLS 1.3 a server that requires a client
+ * certificate checks it after the handshake and closes the connection, and undici reports only
+ * that the other side closed before a byte came back: said so, with the same pointer.
+ */
+function tlsProblem(error: Error): string | undefined {
+  const { code, socket } = error as { code?: unknown; socket?: { bytesRead?: unknown } };
+  if (typeof code !== 'string') return undefined;
+  if (TLS_CODE.test(code)) return `TLS: ${code}, ${error.message}; ${SEE_GUIDE}`;
+  if (code === 'UND_ERR_SOCKET' && socket?.bytesRead === 0) {
+    return `the server closed the connection before answering: one that requires a client certificate does this; ${SEE_GUIDE}`;
+  }
+  return undefined;
+}
+
+/** OpenSSL's certificate verification codes and Node's TLS and SSL ones. */
+const TLS_CODE = /CERT|SSL|TLS|UNABLE_TO_|INVALID_CA|INVALID_PURPOSE|PATH_LENGTH|HOSTNAME_MISMATCH/;
+
+const SEE_GUIDE =
+  'for a proxy, a private CA or a client certificate see https://github.com/agentchat/agentchat-js/blob/main/docs/networks.md';
