@@ -10,6 +10,16 @@ import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 
+/** Headers of one connection, or of a body fetch decodes: never passed on. */
+const HOP_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'content-encoding',
+]);
+
 /** A running service and what reached it. */
 export interface VerifyingService {
   /** What a client takes as `baseUrl`. */
@@ -47,9 +57,11 @@ export async function startVerifyingService(
     counts.accepted++;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    // The request as the client sent it, but for what belongs to the hop (fetch sets those).
     const headers = Object.fromEntries(
       Object.entries(req.headers).filter(
-        (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
+        (entry): entry is [string, string] =>
+          typeof entry[1] === 'string' && !HOP_HEADERS.has(entry[0]),
       ),
     );
     const answer = await fetch(`${mock.url}${req.url ?? '/'}`, {
@@ -57,7 +69,8 @@ export async function startVerifyingService(
       headers,
       body: chunks.length > 0 ? Buffer.concat(chunks) : null,
     });
-    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    const answered = [...answer.headers].filter(([name]) => !HOP_HEADERS.has(name));
+    res.writeHead(answer.status, Object.fromEntries(answered));
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
