@@ -5,7 +5,7 @@
  * source runs against a stand-in of its platform's endpoint.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -390,6 +390,76 @@ describe('googleIdentityToken', () => {
     expect(() => googleIdentityToken({ audience: AUDIENCE })).toThrow(
       /GCE_METADATA_HOST must be a host/,
     );
+  });
+});
+
+describe('a platform endpoint that misbehaves', () => {
+  /** Serves `answer` as the metadata server would be reached, and counts what reached `elsewhere`. */
+  async function metadataServer(answer: (res: ServerResponse) => void) {
+    const server = createServer((_req, res) => answer(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    vi.stubEnv('GCE_METADATA_HOST', `127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return {
+      source: googleIdentityToken({ audience: AUDIENCE }),
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it('is followed through no redirect', async () => {
+    const before = platform.requests.length;
+    const served = await metadataServer((res) => {
+      res.writeHead(302, { location: `${platform.issuer}${METADATA_IDENTITY_PATH}?audience=x` });
+      res.end();
+    });
+    try {
+      const error = await failureOf(workloadIdentity(federated({ identityToken: served.source })));
+      expect(error).toBeInstanceOf(OAuthError);
+      expect(error).toMatchObject({ status: 302 });
+      expect(platform.requests.length).toBe(before);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('is read no further than 64 KiB', async () => {
+    const served = await metadataServer((res) => {
+      res.writeHead(200, { 'metadata-flavor': 'Google' });
+      res.end('a'.repeat(100_000));
+    });
+    try {
+      const error = await failureOf(workloadIdentity(federated({ identityToken: served.source })));
+      expect(error).toBeInstanceOf(OAuthError);
+      expect((error as Error).message).toContain('an answer over 65536 bytes');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('is OAuthError when the GitHub runner answers no token', async () => {
+    const runner = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"value":42}');
+    });
+    await new Promise<void>((resolve) => runner.listen(0, '127.0.0.1', resolve));
+    try {
+      vi.stubEnv(
+        'ACTIONS_ID_TOKEN_REQUEST_URL',
+        `http://127.0.0.1:${(runner.address() as AddressInfo).port}/token?api-version=2.0`,
+      );
+      vi.stubEnv('ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'request-token');
+      const apiKey = workloadIdentity(
+        federated({ identityToken: githubActionsIdentityToken({ audience: AUDIENCE }) }),
+      );
+      const error = await failureOf(apiKey);
+      expect(error).toBeInstanceOf(OAuthError);
+      expect((error as Error).message).toContain('the runner answered no token');
+    } finally {
+      runner.closeAllConnections();
+      await new Promise((resolve) => runner.close(resolve));
+    }
   });
 });
 
