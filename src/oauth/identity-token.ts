@@ -89,8 +89,6 @@ export interface PlatformRequest {
   readonly platform: string;
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
-  /** The values among `headers` that are secrets, kept out of every message. */
-  readonly secrets?: readonly string[];
   /** What to check or set on the platform when it answers `status` (0: it could not be reached). */
   readonly hint: (status: number) => string;
 }
@@ -102,10 +100,10 @@ export interface PlatformRequest {
 const PLATFORM_TIMEOUT_MS = 10_000;
 
 /**
- * GETs a platform's identity token endpoint, through the provider's `fetch` and `fetchOptions`, and
- * answers the body's text: no redirect followed,
- * the answer bounded in time and size, every failure an {@link OAuthError} naming the platform's
- * setting to check (the `hint`), never quoting the body or a header's value.
+ * GETs a platform's identity token endpoint through the provider's `fetch` and `fetchOptions`, and
+ * answers the body's text: no redirect followed, the answer bounded in time and size, every
+ * failure an {@link OAuthError} naming the platform's setting to check (the `hint`), never quoting
+ * the body or a header's value.
  */
 export async function requestFromPlatform(
   request: PlatformRequest,
