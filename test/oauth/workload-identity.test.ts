@@ -156,6 +156,24 @@ describe('grants against oidc-provider', () => {
     expect(second).not.toBe(first);
     expect(asked).toBe(2);
   });
+  it('shares one token across providers through a fleet cache, keyed apart from client credentials', async () => {
+    const store = new Map<string, string>();
+    const cache = {
+      get: (key: string) => store.get(key),
+      set: (key: string, value: string) => {
+        store.set(key, value);
+      },
+    };
+    const before = server.requests.length;
+    const first = await tokenOf(workloadIdentity(federated({ cache })));
+    expect(await tokenOf(workloadIdentity(federated({ cache })))).toBe(first);
+    expect(requestsSince(before)).toHaveLength(1);
+    // The same settings by token exchange never take the jwt-bearer grant's token.
+    expect(await tokenOf(workloadIdentity(federated({ cache, grant: 'token-exchange' })))).not.toBe(
+      first,
+    );
+    expect(store.size).toBe(2);
+  });
 });
 
 describe('refusals', () => {
