@@ -24,23 +24,50 @@
  * ```
  */
 export interface FetchOptions {
-  /** Node: the undici dispatcher the request goes through (from the undici `fetch` belongs to). */
+  /**
+   * Node: the undici dispatcher the request goes through, from an undici Node's `fetch` accepts.
+   * @default Node's global dispatcher
+   */
   readonly dispatcher?: unknown;
-  /** Deno: an HTTP client from `Deno.createHttpClient` (a proxy, a CA, a client certificate). */
+  /**
+   * Deno: an HTTP client from `Deno.createHttpClient` (a proxy, a CA, a client certificate).
+   * @default Deno's own client
+   */
   readonly client?: unknown;
-  /** Bun: the proxy's URL. */
+  /**
+   * Bun: the proxy's URL.
+   * @default `HTTPS_PROXY` / `HTTP_PROXY`, which Bun reads itself
+   */
   readonly proxy?: unknown;
-  /** Bun: TLS settings (`ca`, `cert`, `key`, `rejectUnauthorized`). */
+  /**
+   * Bun: TLS settings (`ca`, `cert`, `key`).
+   * @default Bun's own
+   */
   readonly tls?: unknown;
-  /** Set by the SDK; refused here. */
+  /**
+   * Set by the SDK; refused here.
+   * @default the operation's
+   */
   readonly method?: never;
-  /** Set by the SDK; refused here. */
+  /**
+   * Set by the SDK from the params; refused here.
+   * @default the operation's
+   */
   readonly body?: never;
-  /** Set by the SDK; refused here (use `headers`). */
+  /**
+   * Set by the SDK; refused here (use the `headers` option).
+   * @default the SDK's and the `headers` option's
+   */
   readonly headers?: never;
-  /** Set by the SDK; refused here (use `signal`). */
+  /**
+   * Set by the SDK; refused here (use a call's `signal` option).
+   * @default the SDK's, which the call's `signal` and timeouts end
+   */
   readonly signal?: never;
-  /** Set by the SDK; refused here (redirects are never followed). */
+  /**
+   * Set by the SDK; refused here: redirects are never followed.
+   * @default 'manual'
+   */
   readonly redirect?: never;
   /** Any other option the runtime's `fetch` reads. */
   readonly [option: string]: unknown;

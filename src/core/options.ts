@@ -299,11 +299,20 @@ export interface ClientOptions {
  * ```
  */
 export interface AppInfo {
-  /** The application's name, a token without spaces or slashes, such as `support-desk`. */
+  /**
+   * The application's name, a token without spaces or slashes, such as `support-desk`.
+   * @default none: required
+   */
   readonly name: string;
-  /** Its version, such as `4.1.0`. */
+  /**
+   * Its version, such as `4.1.0`.
+   * @default none: the name alone
+   */
   readonly version?: string | undefined;
-  /** Where to read about it, such as its home page. */
+  /**
+   * Where to read about it, such as its home page; sent in parentheses.
+   * @default none
+   */
   readonly url?: string | undefined;
 }
 

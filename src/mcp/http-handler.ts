@@ -123,6 +123,7 @@ export interface McpHttpHandlerOptions<
    * @default none
    * @example
    * ```ts
+   * import { createMcpHttpHandler } from 'agentchat/mcp';
    * import { ProxyAgent } from 'undici';
    *
    * const fetchOptions = { dispatcher: new ProxyAgent('http://proxy.internal:3128') };

@@ -19,6 +19,9 @@ export interface PrivateCa {
   readonly serverCert: string;
   readonly clientKey: string;
   readonly clientCert: string;
+  /** The client certificate's and key's paths, for a program that reads them from files. */
+  readonly clientCertPath: string;
+  readonly clientKeyPath: string;
   /** The client certificate's subject common name, which a server requiring one reads. */
   readonly clientName: string;
   remove(): Promise<void>;
@@ -92,6 +95,8 @@ export async function createPrivateCa(): Promise<PrivateCa> {
     serverCert: await text('server.pem'),
     clientKey: await text('client.key'),
     clientCert: await text('client.pem'),
+    clientCertPath: at('client.pem'),
+    clientKeyPath: at('client.key'),
     clientName,
     remove: () => rm(dir, { recursive: true, force: true }),
   };

@@ -139,6 +139,10 @@ describe('agentchat-mcp over stdio', { timeout: 30_000 }, () => {
     expect(
       server.service.requests.every((r) => r.headers.authorization === `Bearer ${API_KEY}`),
     ).toBe(true);
+    // The service can tell agentchat-mcp's calls from an app's.
+    expect(new Set(server.service.requests.map((r) => r.headers['user-agent']))).toEqual(
+      new Set([`agentchat-js/${VERSION} agentchat-mcp/${VERSION}`]),
+    );
     expect(transport.transcript()).not.toContain(API_KEY);
     expect(stderr).not.toContain(API_KEY);
   });

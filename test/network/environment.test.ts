@@ -67,9 +67,9 @@ describe('NODE_USE_ENV_PROXY=1', () => {
       RESOURCE: issuer.resource,
     });
     expect(outcome).toEqual({ outcome: 'answered', message: expect.any(String) });
-    expect(through(hostOf(mock.url), from)).toHaveLength(1);
+    await expect.poll(() => through(hostOf(mock.url), from)).toHaveLength(1);
     // Discovery's well-known document, then the token request.
-    expect(through(hostOf(issuer.issuer), from).length).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => through(hostOf(issuer.issuer), from).length).toBeGreaterThanOrEqual(2);
   });
 
   it('reaches a NO_PROXY host directly', async () => {
@@ -85,7 +85,7 @@ describe('NODE_USE_ENV_PROXY=1', () => {
       RESOURCE: issuer.resource,
     });
     expect(outcome.outcome).toBe('answered');
-    expect(through(hostOf(mock.url), from)).toHaveLength(1);
+    await expect.poll(() => through(hostOf(mock.url), from)).toHaveLength(1);
     expect(through(hostOf(issuer.issuer), from)).toEqual([]);
   });
 
@@ -99,7 +99,7 @@ describe('NODE_USE_ENV_PROXY=1', () => {
       AGENTCHAT_API_KEY: 'sk_env',
     });
     expect(outcome).toEqual({ outcome: 'answered', name: 'Behind TLS' });
-    expect(through(tls.host, from)).toEqual([`CONNECT ${tls.host}`]);
+    await expect.poll(() => through(tls.host, from)).toEqual([`CONNECT ${tls.host}`]);
   });
 
   it('is needed: without it the SDK reads no proxy variable and goes direct', async () => {

@@ -60,7 +60,7 @@ describe('a private CA', () => {
     expect(
       (await clientFor(service, { fetchOptions: { dispatcher } }).projects.get('p_3')).id,
     ).toBe('p_3');
-    expect(proxy.requests().slice(from)).toEqual([`CONNECT ${service.host}`]);
+    await expect.poll(() => proxy.requests().slice(from)).toEqual([`CONNECT ${service.host}`]);
     await dispatcher.close();
   });
 
