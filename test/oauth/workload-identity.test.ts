@@ -223,6 +223,22 @@ describe('refusals', () => {
     expect(tokenRequestsSince(before)).toBe(0);
   });
 
+  it('sends an opaque subject token when its type says it is no JWT, for the server to judge', async () => {
+    const before = server.requests.length;
+    const apiKey = workloadIdentity(
+      federated({
+        grant: 'token-exchange',
+        subjectTokenType: 'urn:ietf:params:oauth:token-type:access_token',
+        identityToken: () => 'opaque-platform-token',
+      }),
+    );
+    // This server exchanges JWTs only: its refusal, not the SDK's.
+    expect(await failureOf(apiKey)).toMatchObject({ error: 'invalid_request', status: 400 });
+    expect(requestsSince(before)[0]?.params).toMatchObject({
+      subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+    });
+  });
+
   it('fails with OAuthError when a source throws, quoting nothing it said', async () => {
     const before = server.paths.length;
     const apiKey = workloadIdentity(
