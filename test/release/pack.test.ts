@@ -195,7 +195,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 3.2 MB unpacked, 820 KB packed', () => {
+  it('stays small: under 3.4 MB unpacked, 900 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -204,7 +204,13 @@ describe('npm pack', () => {
     // bin and the HTTP bridge it bundles, the MCP server's stdio and HTTP faces with its OAuth
     // protected resource (the token verifier, and the discovery module it shares with the
     // client), and the guides (about 200 KB). A jump means something shipped by mistake.
-    expect(packed.unpackedSize).toBeLessThan(3200 * 1024);
-    expect(packed.size).toBeLessThan(820 * 1024);
+    // Workload identity federation (workloadIdentity, its three identity sources and the bounded
+    // request they share) then came to 184 KB unpacked and 43 KB packed, measured against the
+    // build without it (3.17 MB and 844 KB, with fetchOptions): 16 KB of code in each of the ESM
+    // and CJS builds of the client, 53 KB in each one's source map, 13 KB in each of its two
+    // declaration files (its TSDoc), 11.5 KB of guide (docs/authentication.md's section), 2 KB
+    // in agentchat-mcp. The package then measured 3.35 MB unpacked and 887 KB packed.
+    expect(packed.unpackedSize).toBeLessThan(3400 * 1024);
+    expect(packed.size).toBeLessThan(900 * 1024);
   });
 });
