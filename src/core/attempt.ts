@@ -35,7 +35,8 @@ export function attempt(
   if (idempotencyKey !== undefined) request.headers.set('idempotency-key', idempotencyKey);
   // So the service can tell a retry (the 401 replay included) from a new call.
   request.headers.set('x-agentchat-retry-count', String(call.attempts - 1));
-  // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used.
+  // The platform's fetch is looked up per attempt (sendPlatform), so a fetch patched after the
+  // client was made (msw, a test) is used.
   const fetch: Fetch = customFetch
     ? (current, of) => sendReadable(customFetch, current, of)
     : sendPlatform;
@@ -81,8 +82,9 @@ function authorize(request: Request, call: Call, authorization: Authorization): 
 
 /**
  * Sends the request through the middleware, refuses a redirect, and reads the answer's body. One
- * function, with the body read inline, because each async function an attempt goes through costs
- * it a promise and a suspended frame; a middleware's chain is the one place that takes closures.
+ * function, because each async function an attempt goes through costs it a promise and a
+ * suspended frame; the body read is the one async step apart, shared with agentchat/mcp
+ * (`readCappedBody`), and a middleware's chain the one place that takes closures.
  */
 async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Response> {
   const { middleware } = call.options;

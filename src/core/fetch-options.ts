@@ -75,11 +75,11 @@ export interface FetchOptions {
 
 /** The init keys the SDK sets on every fetch, and what to use instead of each. */
 const OWNED: Readonly<Record<string, string>> = {
-  method: 'the SDK sets it (client.request takes a method)',
-  body: 'the SDK sets it from the params (extraBody adds fields)',
+  method: 'set by the SDK',
+  body: 'set by the SDK (use extraBody)',
   headers: 'use the headers option',
   signal: "use a call's signal option",
-  redirect: 'the SDK never follows a redirect; set baseUrl to the final address',
+  redirect: 'redirects are never followed',
 };
 
 /**
@@ -94,7 +94,7 @@ const OWNED: Readonly<Record<string, string>> = {
  */
 export function fetchOptionsProblem(value: unknown, name = 'fetchOptions'): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return `${name}: expected an object of options for fetch, such as { dispatcher }`;
+    return `${name}: expected an object, such as { dispatcher }`;
   }
   for (const key of Object.keys(value)) {
     if (Object.hasOwn(OWNED, key)) return `${name}.${key}: ${OWNED[key]}`;

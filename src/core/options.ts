@@ -515,25 +515,29 @@ const retryBudgetSchema = z.custom<RetryBudgetOptions | false>().check(
   }),
 );
 
-/** A User-Agent product name or version (RFC 9110 token), without the `/` that separates them. */
-const productToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** `appInfo`: each part something the User-Agent can carry as it is. */
+/**
+ * `appInfo`: each part something the User-Agent carries as it is: the name and version RFC 9110
+ * tokens without the `/` between them, the URL without spaces or parentheses.
+ */
 const appInfoSchema = z.custom<AppInfo>().check(
   z.superRefine((value, context) => {
-    const problem = (message: string, path: PropertyKey[] = []) =>
-      context.addIssue({ code: 'custom', message, path, input: value });
-    if (!isPlainObject(value)) return problem('expected { name, version?, url? }');
-    const { name, version, url, ...rest } = value as Record<string, unknown>;
-    for (const key of Object.keys(rest)) problem('is not an appInfo field', [key]);
-    if (typeof name !== 'string' || !productToken.test(name)) {
-      problem('expected a name without spaces or slashes, such as support-desk', ['name']);
-    }
-    if (version !== undefined && (typeof version !== 'string' || !productToken.test(version))) {
-      problem('expected a version without spaces or slashes, such as 4.1.0', ['version']);
-    }
-    if (url !== undefined && (typeof url !== 'string' || !/^[!-'*-~]+$/.test(url))) {
-      problem('expected a URL without spaces, parentheses or control characters', ['url']);
+    const token = /^[!#$%&'*+.^_`|~\w-]+$/;
+    const parts = isPlainObject(value) ? (value as Record<string, unknown>) : undefined;
+    for (const [key, pattern] of [
+      ['name', token],
+      ['version', token],
+      ['url', /^[!-'*-~]+$/],
+    ] as const) {
+      const part = parts?.[key];
+      if (!parts || (part === undefined ? key === 'name' : !pattern.test(String(part)))) {
+        context.addIssue({
+          code: 'custom',
+          message: 'expected { name, version?, url? } without spaces, slashes or parentheses',
+          path: parts ? [key] : [],
+          input: value,
+        });
+        return;
+      }
     }
   }),
 );

@@ -188,9 +188,17 @@ export function createRequestOf(server: MockServer, label: string): RecordedRequ
  * the error classes as statics of `Client` (an array and a loop, not a property each), headers in
  * every `HeadersInit` form and `signal: null`. The size app then measured 25.23 KiB, 0.23 over;
  * no trim of the SDK's own code (its messages, its checks) won more than a few bytes, and what
- * remains is ky (24.7 KiB minified) and zod/mini (15 KiB), which the stack names.
+ * remains is ky (24.7 KiB minified) and zod/mini (15 KiB), which the stack names. It then
+ * became 26.25 KiB (issue 41, companies' networks): the size app went from 25.22 to 26.08 KiB,
+ * 2.4 KiB minified: `fetchOptions` (its check and refusals, the merge, and a custom fetch's readable
+ * URL and init) 0.8 KiB, which a page can use (`priority`, `keepalive`, a test double); the capped
+ * body read shared with agentchat/mcp 0.1 KiB net; `X-AgentChat-Retry-Count` and the call's new
+ * fields 0.3 KiB; `appInfo`'s check and User-Agent 0.5 KiB and the certificate problems named in
+ * connection errors 0.5 KiB, which a page cannot use (it sends no User-Agent and sees no TLS code).
+ * Shortening their messages won 0.1 KiB; what is left is code. Keeping those two out of browser
+ * builds needs a `browser` condition of the package's own (an `imports` map), a follow-up.
  */
-export const sizeBudget = 25.5 * 1024;
+export const sizeBudget = 26.25 * 1024;
 
 /** A browser app bundle as a bundler would make it for production, from the installed package. */
 export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {

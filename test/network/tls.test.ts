@@ -104,7 +104,7 @@ describe('a service that requires a client certificate', () => {
     expect(error).toBeInstanceOf(APIConnectionError);
     // Under TLS 1.3 the server checks after the handshake and closes; undici reports only that.
     expect((error as Error).message).toMatch(
-      /\(the server closed the connection before answering: one that requires a client certificate does this; /,
+      /\(the server closed the connection before answering, as one that requires a client certificate does; /,
     );
     expect((error as Error).message).toContain(guide);
     expect(mutual.requests()).toHaveLength(before);

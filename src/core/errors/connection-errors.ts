@@ -109,16 +109,18 @@ function describe(cause: unknown): string {
  */
 function tlsProblem(error: Error): string | undefined {
   const { code, socket } = error as { code?: unknown; socket?: { bytesRead?: unknown } };
-  if (typeof code !== 'string') return undefined;
-  if (TLS_CODE.test(code)) return `TLS: ${code}, ${error.message}; ${SEE_GUIDE}`;
-  if (code === 'UND_ERR_SOCKET' && socket?.bytesRead === 0) {
-    return `the server closed the connection before answering: one that requires a client certificate does this; ${SEE_GUIDE}`;
-  }
-  return undefined;
+  const problem =
+    typeof code !== 'string'
+      ? undefined
+      : /CERT|SSL|TLS|UNABLE_TO_|INVALID_CA|INVALID_PURPOSE|PATH_LENGTH|HOSTNAME_MISMATCH/.test(
+            code,
+          )
+        ? `TLS: ${code}, ${error.message}`
+        : code === 'UND_ERR_SOCKET' && socket?.bytesRead === 0
+          ? 'the server closed the connection before answering, as one that requires a client certificate does'
+          : undefined;
+  return (
+    problem &&
+    `${problem}; for a proxy, a private CA or a client certificate see https://github.com/agentchat/agentchat-js/blob/main/docs/networks.md`
+  );
 }
-
-/** OpenSSL's certificate verification codes and Node's TLS and SSL ones. */
-const TLS_CODE = /CERT|SSL|TLS|UNABLE_TO_|INVALID_CA|INVALID_PURPOSE|PATH_LENGTH|HOSTNAME_MISMATCH/;
-
-const SEE_GUIDE =
-  'for a proxy, a private CA or a client certificate see https://github.com/agentchat/agentchat-js/blob/main/docs/networks.md';

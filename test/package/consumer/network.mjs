@@ -1,0 +1,28 @@
+// `<runtime> network.mjs`: a program set up by its environment (AGENTCHAT_*, and what the runtime
+// reads itself: proxy and CA variables). With UNDICI_ENTRY, it also hands the client and the
+// OAuth provider `fetchOptions: { dispatcher }`, a ProxyAgent of that undici for PROXY_URL, as
+// docs/networks.md shows. Reads one project; prints the outcome as one JSON line.
+import { Client, clientCredentials } from 'agentchat';
+
+let fetchOptions;
+if (process.env.UNDICI_ENTRY) {
+  const undici = await import(process.env.UNDICI_ENTRY);
+  const { ProxyAgent } = undici.default ?? undici;
+  fetchOptions = { dispatcher: new ProxyAgent(process.env.PROXY_URL) };
+}
+const apiKey =
+  process.env.AGENTCHAT_CLIENT_ID === undefined ? undefined : clientCredentials({ fetchOptions });
+const client = new Client({ fetchOptions, ...(apiKey && { apiKey }) });
+let outcome;
+try {
+  outcome = { outcome: 'answered', name: (await client.projects.get('proj_network')).name };
+} catch (error) {
+  // A 404 is an answer: the request got there.
+  const reached = error.name === 'NotFoundError';
+  outcome = {
+    outcome: reached ? 'answered' : error.name,
+    ...(!reached && { message: error.message }),
+  };
+}
+await fetchOptions?.dispatcher.close();
+console.log(JSON.stringify(outcome));
