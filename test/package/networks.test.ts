@@ -131,15 +131,23 @@ describe.each(node)('Node $version', ({ version, bin }) => {
   });
 });
 
-describe('Bun and Deno', () => {
-  it.each([
-    { name: `Bun ${bun.version}`, bin: bun.bin, flags: [] },
-    {
-      name: `Deno ${deno.version}`,
-      bin: deno.bin,
-      flags: ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env', '--allow-read'],
-    },
-  ])('$name reads HTTP_PROXY itself: every request goes through it', async ({ bin, flags }) => {
+describe.each([
+  { name: `Bun ${bun.version}`, bin: bun.bin, flags: [] },
+  {
+    name: `Deno ${deno.version}`,
+    bin: deno.bin,
+    flags: ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env', '--allow-read'],
+  },
+])('$name', ({ bin, flags }) => {
+  it('goes through the proxy its own fetchOptions name', async () => {
+    const from = proxy.requests().length;
+    const outcome = await runNetwork(bin, { ...oauthEnv(), PROXY_URL: proxy.url }, flags);
+    expect(outcome).toEqual({ outcome: 'answered' });
+    await expect.poll(() => through(hostOf(mock.server.url), from)).toHaveLength(1);
+    await expect.poll(() => through(hostOf(issuer.issuer), from).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reads HTTP_PROXY itself: every request goes through it', async () => {
     const from = proxy.requests().length;
     const outcome = await runNetwork(bin, { ...oauthEnv(), HTTP_PROXY: proxy.url }, flags);
     expect(outcome).toEqual({ outcome: 'answered' });

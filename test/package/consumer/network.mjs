@@ -1,7 +1,8 @@
 // `<runtime> network.mjs`: a program set up by its environment (AGENTCHAT_*, and what the runtime
-// reads itself: proxy and CA variables). With UNDICI_ENTRY, it also hands the client and the
-// OAuth provider `fetchOptions: { dispatcher }`, a ProxyAgent of that undici for PROXY_URL, as
-// docs/networks.md shows. Reads one project; prints the outcome as one JSON line.
+// reads itself: proxy and CA variables). Given PROXY_URL, it also hands the client and the OAuth
+// provider `fetchOptions` for that proxy, as docs/networks.md shows: a ProxyAgent of the undici at
+// UNDICI_ENTRY on Node.js, `proxy` on Bun, a `Deno.createHttpClient` client on Deno. Reads one
+// project; prints the outcome as one JSON line.
 import { Client, clientCredentials } from 'agentchat';
 
 let fetchOptions;
@@ -9,6 +10,10 @@ if (process.env.UNDICI_ENTRY) {
   const undici = await import(process.env.UNDICI_ENTRY);
   const { ProxyAgent } = undici.default ?? undici;
   fetchOptions = { dispatcher: new ProxyAgent(process.env.PROXY_URL) };
+} else if (process.env.PROXY_URL && globalThis.Bun) {
+  fetchOptions = { proxy: process.env.PROXY_URL };
+} else if (process.env.PROXY_URL && globalThis.Deno) {
+  fetchOptions = { client: Deno.createHttpClient({ proxy: { url: process.env.PROXY_URL } }) };
 }
 const apiKey =
   process.env.AGENTCHAT_CLIENT_ID === undefined ? undefined : clientCredentials({ fetchOptions });
@@ -24,5 +29,6 @@ try {
     ...(!reached && { message: error.message }),
   };
 }
-await fetchOptions?.dispatcher.close();
+await fetchOptions?.dispatcher?.close();
+fetchOptions?.client?.close();
 console.log(JSON.stringify(outcome));
