@@ -228,7 +228,11 @@ export interface ClientOptions {
    */
   headers?: RequestOptions['headers'];
   /**
-   * The `fetch` to send with, such as one with a proxy agent.
+   * The `fetch` to send with: undici's own, node-fetch, a test double. It is called once per
+   * attempt with a URL string and an init of plain values (`method`, `headers` as an object,
+   * `body`, `signal`, `redirect`, and `fetchOptions`), never with a `Request`, so a `fetch` of
+   * another realm can read them. For a proxy or a CA, `fetchOptions` with the platform's `fetch` is
+   * usually all it takes.
    * @default globalThis.fetch, looked up at each request (so test interceptors installed later apply)
    */
   fetch?: typeof globalThis.fetch | undefined;

@@ -153,7 +153,9 @@ export interface ClientCredentialsOptions {
    */
   refreshMarginMs?: number | undefined;
   /**
-   * The `fetch` for token requests and discovery, such as one with a proxy agent.
+   * The `fetch` for token requests and discovery, called as the client's `fetch` option is: with
+   * a URL string and an init of plain values. For a proxy or a CA, `fetchOptions` is usually all
+   * it takes.
    * @default globalThis.fetch, looked up at each request
    */
   fetch?: typeof globalThis.fetch | undefined;
