@@ -1,6 +1,7 @@
 /**
  * The client for the Project and Agent Chat service: {@link Client}, its options, the errors it
- * throws, the types of what it sends and returns, and {@link clientCredentials} for OAuth 2.0. The mock service for tests is in
+ * throws, the types of what it sends and returns, {@link clientCredentials} for OAuth 2.0 and
+ * {@link workloadIdentity} for workload identity federation. The mock service for tests is in
  * `agentchat/testing`.
  *
  * @example
@@ -79,7 +80,18 @@ export {
   type ClientCredentialsOptions,
   clientCredentials,
 } from './oauth/client-credentials.js';
+export {
+  type GitHubActionsIdentityTokenOptions,
+  githubActionsIdentityToken,
+} from './oauth/github-actions-identity-token.js';
+export {
+  type GoogleIdentityTokenOptions,
+  googleIdentityToken,
+} from './oauth/google-identity-token.js';
+export type { IdentityTokenContext, IdentityTokenSource } from './oauth/identity-token.js';
+export { identityTokenFile } from './oauth/identity-token-file.js';
 export type { TokenCache } from './oauth/token-cache.js';
+export { type WorkloadIdentityOptions, workloadIdentity } from './oauth/workload-identity.js';
 export type { Chat } from './resources/chat.js';
 export type { Projects } from './resources/projects.js';
 export type {

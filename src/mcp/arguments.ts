@@ -49,6 +49,10 @@ Environment:
                             AGENTCHAT_SCOPE, AGENTCHAT_AUDIENCE, AGENTCHAT_RESOURCE,
                             AGENTCHAT_AUTH_METHOD, AGENTCHAT_KEY_ID, AGENTCHAT_KEY_ALGORITHM,
                             AGENTCHAT_CERTIFICATE_THUMBPRINT
+  AGENTCHAT_IDENTITY_TOKEN_FILE
+                            or no client credential at all (workload identity federation): the
+                            platform's identity token file, with AGENTCHAT_TOKEN_URL or
+                            AGENTCHAT_ISSUER (and AGENTCHAT_CLIENT_ID when the server wants one)
                             (with --http and no key of its own, each caller's key is used;
                             --authorization-server needs one)
   AGENTCHAT_INTROSPECTION_CLIENT_ID, AGENTCHAT_INTROSPECTION_CLIENT_SECRET

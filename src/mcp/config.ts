@@ -6,7 +6,9 @@ import {
   type ClientOptions,
   ConfigurationError,
   clientCredentials,
+  identityTokenFile,
   type PrivateJwk,
+  workloadIdentity,
 } from '../index.js';
 import { VERSION } from '../version.js';
 import type { IntrospectionCredentials } from './token-verifier.js';
@@ -40,11 +42,18 @@ const OAUTH_OPTIONAL = {
   AGENTCHAT_CERTIFICATE_THUMBPRINT: 'certificateThumbprint',
 } as const;
 
+/**
+ * Workload identity federation's credential: the platform's identity token file, which takes the
+ * place of a client's secret, key or assertion.
+ */
+const IDENTITY_TOKEN_FILE = 'AGENTCHAT_IDENTITY_TOKEN_FILE';
+
 /** Every OAuth 2.0 setting: any one of them set means OAuth was meant. */
 const OAUTH_VARIABLES = [
   ...OAUTH_REQUIRED.flat(),
   ...Object.keys(OAUTH_OPTIONAL),
   'AGENTCHAT_RESOURCE',
+  IDENTITY_TOKEN_FILE,
 ] as const;
 
 /** The required settings as a message lists them: `AGENTCHAT_TOKEN_URL (or AGENTCHAT_ISSUER)`. */
@@ -59,7 +68,9 @@ const named = ([first, ...others]: readonly [string, ...string[]]): string =>
  * token request); where tokens come from (`AGENTCHAT_TOKEN_URL` or `AGENTCHAT_ISSUER`); and
  * optionally `AGENTCHAT_SCOPE`, `AGENTCHAT_AUDIENCE`, `AGENTCHAT_RESOURCE` (space-separated),
  * `AGENTCHAT_AUTH_METHOD`, `AGENTCHAT_KEY_ID`, `AGENTCHAT_KEY_ALGORITHM`,
- * `AGENTCHAT_CERTIFICATE_THUMBPRINT`. A blank variable counts as unset.
+ * `AGENTCHAT_CERTIFICATE_THUMBPRINT`; or, for workload identity federation (no secret at all),
+ * `AGENTCHAT_IDENTITY_TOKEN_FILE` with `AGENTCHAT_TOKEN_URL` or `AGENTCHAT_ISSUER` (and
+ * `AGENTCHAT_CLIENT_ID` when the server wants one). A blank variable counts as unset.
  *
  * A host starts the bin with the environment its configuration gives, so every message names the
  * variables to set, and never prints a value.
@@ -88,6 +99,8 @@ export function clientOptionsFromEnv(
       `No credentials: set AGENTCHAT_API_KEY, or ${needed} for OAuth 2.0.`,
     );
   }
+  const identityFile = read(IDENTITY_TOKEN_FILE);
+  if (identityFile !== undefined) return { apiKey: federatedFromEnv(read, identityFile), baseUrl };
   const missing = OAUTH_REQUIRED.filter((group) => group.every((name) => read(name) === undefined));
   if (missing.length > 0) {
     throw new ConfigurationError(
@@ -121,6 +134,39 @@ export function clientOptionsFromEnv(
   }
   // clientCredentials refuses a bad setting with a ConfigurationError of its own.
   return { apiKey: clientCredentials(options as unknown as ClientCredentialsOptions), baseUrl };
+}
+
+/**
+ * Workload identity federation from the environment: the identity token file (read afresh for
+ * every token request, as the platform rotates it), traded by the jwt-bearer grant at
+ * `AGENTCHAT_TOKEN_URL` or `AGENTCHAT_ISSUER`, with `AGENTCHAT_CLIENT_ID` when set and the optional
+ * settings `workloadIdentity` takes.
+ */
+function federatedFromEnv(
+  read: (name: string) => string | undefined,
+  identityFile: string,
+): ClientOptions['apiKey'] {
+  const others = OAUTH_REQUIRED[1].filter((name) => read(name) !== undefined);
+  if (others.length > 0) {
+    throw new ConfigurationError(
+      `${IDENTITY_TOKEN_FILE} and ${listed(others)} are set: the identity token file is the credential of workload identity federation; set only one.`,
+    );
+  }
+  if (read('AGENTCHAT_TOKEN_URL') === undefined && read('AGENTCHAT_ISSUER') === undefined) {
+    throw new ConfigurationError(
+      `Incomplete workload identity settings: AGENTCHAT_TOKEN_URL (or AGENTCHAT_ISSUER) is not set (${IDENTITY_TOKEN_FILE} is traded for a token there).`,
+    );
+  }
+  // workloadIdentity refuses a bad setting with a ConfigurationError of its own.
+  return workloadIdentity({
+    tokenUrl: read('AGENTCHAT_TOKEN_URL'),
+    issuer: read('AGENTCHAT_ISSUER'),
+    clientId: read('AGENTCHAT_CLIENT_ID'),
+    identityToken: identityTokenFile(identityFile),
+    scope: read('AGENTCHAT_SCOPE'),
+    audience: read('AGENTCHAT_AUDIENCE'),
+    resource: read('AGENTCHAT_RESOURCE')?.split(/\s+/),
+  });
 }
 
 /** A private key file's contents: a PKCS#8 PEM, or a private JWK as JSON. */

@@ -210,25 +210,29 @@ export function assertionSigner(key: SigningKey): (audience: string) => Promise<
 }
 
 /**
- * Calls a `clientAssertion` callback for one token request, and checks its answer: a failure or a
- * blank answer is an OAuthError, so that no token request goes out without an assertion.
+ * Calls a `clientAssertion` callback (or another source of a token, `name`d for messages) for one
+ * token request, and checks its answer: a failure or a blank answer is an OAuthError, so that no
+ * token request goes out without it. A source's own OAuthError, which already says what to fix,
+ * passes as it is.
  */
 export async function suppliedAssertion(
   clientAssertion: () => string | Promise<string>,
+  name = 'the clientAssertion callback',
 ): Promise<string> {
   let assertion: unknown;
   try {
     assertion = await clientAssertion();
   } catch (error) {
+    if (error instanceof OAuthError) throw error;
     throw new OAuthError({
       status: 0,
-      problem: `the clientAssertion callback failed (${describeFailure(error)}), so no token was asked for`,
+      problem: `${name} failed (${describeFailure(error)}), so no token was asked for`,
     });
   }
   if (typeof assertion !== 'string' || assertion.trim() === '') {
     throw new OAuthError({
       status: 0,
-      problem: `the clientAssertion callback answered ${typeof assertion === 'string' ? 'a blank string' : describeType(assertion)}, not an assertion, so no token was asked for`,
+      problem: `${name} answered ${typeof assertion === 'string' ? 'a blank string' : describeType(assertion)}, not a token, so no token was asked for`,
     });
   }
   // A token read from a file ends with a line break, which is no part of it.

@@ -27,7 +27,13 @@ import {
 } from './client-assertion.js';
 import { cachedDiscovery } from './discovery.js';
 import { type SigningAlgorithm, signingAlgorithms } from './signing-algorithms.js';
-import { type SharedToken, sharedToken, type Token, type TokenCache } from './token-cache.js';
+import {
+  type SharedToken,
+  sharedToken,
+  type Token,
+  type TokenCache,
+  type TokenIdentity,
+} from './token-cache.js';
 import {
   assertionAuthentication,
   type ClientAuthentication,
@@ -182,8 +188,8 @@ export interface ClientCredentialsOptions {
   cache?: TokenCache | undefined;
 }
 
-/** The defaults of {@link clientCredentials}. */
-const defaults = {
+/** The defaults of {@link clientCredentials}, and of the providers on its engine. */
+export const defaults = {
   /**
    * Five minutes, written out: a product such as `5 * 60_000` is one esbuild keeps in every app's
    * bundle, OAuth or not.
@@ -310,30 +316,14 @@ function conflicts(settings: Settings, label: (name: string) => string): string[
 }
 
 /**
- * The options, with each one left out read from its environment variable, the variables
- * `agentchat-mcp` reads; and, for messages, the variable each was read from. A variable fills
+ * Fills each option left out from its environment variable, the variables `agentchat-mcp` reads
+ * (see {@link readOptions}). A variable fills
  * only an option that fits beside those given: no token URL beside a given issuer, no secret
  * beside a given key or assertion callback, an auth method only for a secret, key settings only
  * for a key. The key and assertion files of `agentchat-mcp` are not read: they are files, which
  * not every runtime can read.
  */
-function withEnvironment(options: unknown): { given: unknown; sources: Record<string, string> } {
-  const sources: Record<string, string> = {};
-  if (typeof options !== 'object' || options === null) return { given: options, sources };
-  let given: Record<string, unknown>;
-  try {
-    given = { ...options };
-  } catch {
-    // An object that cannot be read: the schema says so.
-    return { given: options, sources };
-  }
-  const fill = (option: string, variable: string) => {
-    if (given[option] !== undefined) return;
-    const value = readEnv(variable);
-    if (value === undefined) return;
-    given[option] = option === 'resource' ? value.split(/\s+/) : value;
-    sources[option] = variable;
-  };
+function withEnvironment(fill: EnvironmentFill, given: Readonly<Record<string, unknown>>): void {
   fill('clientId', 'AGENTCHAT_CLIENT_ID');
   if (given.tokenUrl === undefined && given.issuer === undefined) {
     fill('tokenUrl', 'AGENTCHAT_TOKEN_URL');
@@ -350,8 +340,74 @@ function withEnvironment(options: unknown): { given: unknown; sources: Record<st
   }
   fill('scope', 'AGENTCHAT_SCOPE');
   fill('audience', 'AGENTCHAT_AUDIENCE');
-  fill('resource', 'AGENTCHAT_RESOURCE');
-  return { given, sources };
+  fill('resource', 'AGENTCHAT_RESOURCE', spaceSeparated);
+}
+
+/** Fills `option`, when not given, from `variable`, turned into the option's value by `convert`. */
+export type EnvironmentFill = (
+  option: string,
+  variable: string,
+  convert?: (value: string) => unknown,
+) => void;
+
+/** `AGENTCHAT_RESOURCE`'s form: resources separated by spaces. */
+export const spaceSeparated = (value: string): string[] => value.split(/\s+/);
+
+/**
+ * Reads a token provider's options: each left out filled from its environment variable by
+ * `environment` (through `fill`, which leaves an option given alone), checked by `schema`, then
+ * across options by `conflicts`. `label` names an option as given, with the variable it was read
+ * from, for messages.
+ *
+ * @throws {@link ConfigurationError} listing every problem, headed by the `factory`'s name.
+ */
+export function readOptions<Settings>(
+  factory: string,
+  options: unknown,
+  schema: z.ZodMiniType<Settings>,
+  environment: (fill: EnvironmentFill, given: Readonly<Record<string, unknown>>) => void,
+  conflicts: (settings: Settings, label: (name: string) => string) => string[],
+): { settings: Settings; label: (name: string) => string } {
+  const sources: Record<string, string> = {};
+  let given: unknown = options;
+  if (typeof options === 'object' && options !== null) {
+    let copy: Record<string, unknown> | undefined;
+    try {
+      copy = { ...options };
+    } catch {
+      // An object that cannot be read: the schema says so.
+    }
+    if (copy) {
+      const filled = copy;
+      environment((option, variable, convert = (value) => value) => {
+        if (filled[option] !== undefined) return;
+        const value = readEnv(variable);
+        if (value === undefined) return;
+        filled[option] = convert(value);
+        sources[option] = variable;
+      }, filled);
+      given = filled;
+    }
+  }
+  const label = (name: string) =>
+    sources[name] === undefined ? name : `${name} (from ${sources[name]})`;
+  const checked = validate(schema, given);
+  // Checked here, in the words the client uses (fetch-options.ts), for every provider alike.
+  const fetchOptions = checked.ok
+    ? (checked.data as { fetchOptions?: unknown }).fetchOptions
+    : undefined;
+  const fetchProblem = fetchOptions === undefined ? undefined : fetchOptionsProblem(fetchOptions);
+  const problems = checked.ok
+    ? [...conflicts(checked.data, label), ...(fetchProblem ? [fetchProblem] : [])]
+    : checked.issues.map((issue) => {
+        // `resource.1`: the option's name, then where in it.
+        const [option = '', ...within] = issue.path.split('.');
+        return `${[label(option), ...within].join('.')}: ${issue.message}`;
+      });
+  if (!checked.ok || problems.length > 0) {
+    throw new ConfigurationError(`Invalid ${factory} options: ${problems.join('; ')}`);
+  }
+  return { settings: checked.data, label };
 }
 
 /** The method the options choose. */
@@ -363,12 +419,14 @@ function authMethodOf(settings: Settings): AuthMethod {
     : 'client_secret_basic';
 }
 
-function isResource(value: unknown): boolean {
+/** A URI, or a non-empty array of them: what `resource` takes. */
+export function isResource(value: unknown): boolean {
   const all = Array.isArray(value) ? value : [value];
   return all.length > 0 && all.every((each) => typeof each === 'string' && each !== '');
 }
 
-function isTokenCache(value: unknown): boolean {
+/** An object with the methods of a {@link TokenCache}. */
+export function isTokenCache(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const { get, set, lease } = value as Record<string, unknown>;
   return (
@@ -428,64 +486,37 @@ function isTokenCache(value: unknown): boolean {
  * ```
  */
 export function clientCredentials(options: Partial<ClientCredentialsOptions> = {}): ApiKeyFunction {
-  const { given, sources } = withEnvironment(options);
-  const label = (name: string) =>
-    sources[name] === undefined ? name : `${name} (from ${sources[name]})`;
-  const checked = validate(optionsSchema(), given);
-  const fetchProblem =
-    checked.ok && checked.data.fetchOptions !== undefined
-      ? fetchOptionsProblem(checked.data.fetchOptions)
-      : undefined;
-  const problems = checked.ok
-    ? [...conflicts(checked.data, label), ...(fetchProblem ? [fetchProblem] : [])]
-    : checked.issues.map((issue) => {
-        // `resource.1`: the option's name, then where in it.
-        const [option = '', ...within] = issue.path.split('.');
-        return `${[label(option), ...within].join('.')}: ${issue.message}`;
-      });
-  if (!checked.ok || problems.length > 0) {
-    throw new ConfigurationError(`Invalid clientCredentials options: ${problems.join('; ')}`);
-  }
+  const read = readOptions(
+    'clientCredentials',
+    options,
+    optionsSchema(),
+    withEnvironment,
+    conflicts,
+  );
+  const { label } = read;
   // Checked just now by conflicts().
-  const settings = checked.data as CheckedSettings;
+  const settings = read.settings as CheckedSettings;
   const authMethod = authMethodOf(settings);
   const tokenUrl =
     settings.tokenUrl === undefined
       ? undefined
       : parseTokenUrl(settings.tokenUrl, label('tokenUrl'));
   if (settings.issuer !== undefined) parseTokenUrl(settings.issuer, label('issuer'));
-  // Discovery and every token request share these limits, with an empty base: the token endpoint
-  // may be on any origin the issuer's metadata names. Each token request gets a transport of its
-  // own, authorised by its own credential (an assertion is fresh each time): a token request is
-  // rare, and a method on Transport for it would be in every app's bundle, OAuth or not.
-  const transport: TransportConfig = {
-    credential: { fixed: { header: undefined, secrets: [] } },
-    baseUrl: '',
-    maxRetries: retryDefaults.maxRetries,
-    timeout: defaults.timeout,
-    totalTimeout: undefined,
-    maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
-    headers: {},
-    fetch: settings.fetch,
-    fetchOptions: settings.fetchOptions && { ...settings.fetchOptions },
-    userAgent: userAgent(),
-    log: undefined,
-    middleware: [],
-    // At most one token request is in flight, so its retries cannot pile up into a storm; a
-    // Retry-After from the token endpoint holds this provider's next request, not the service's.
-    retryBudget: undefined,
-    clientWait: new ClientWait(),
-  };
+  const transport = tokenTransport(settings.fetch, settings.fetchOptions);
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
-  const request = tokenRequester(settings, authMethod, tokenUrl, transport, margin);
-
-  // Where a failing cache is reported: the logger of the client that made the latest call.
-  let warn: ((message: string) => void) | undefined;
-  const shared: SharedToken | undefined =
-    settings.cache &&
-    sharedToken(
-      settings.cache,
-      {
+  const request = tokenRequester(
+    { issuer: settings.issuer, tokenUrl },
+    grantFields('client_credentials', settings),
+    clientAuthenticator(settings, authMethod),
+    transport,
+    margin,
+  );
+  return sharedTokenProvider(
+    request,
+    margin,
+    settings.cache && {
+      cache: settings.cache,
+      identity: {
         tokenUrl: settings.tokenUrl ?? '',
         issuer: settings.issuer,
         clientId: settings.clientId,
@@ -494,9 +525,61 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
         resource: settings.resource,
         authMethod,
       },
-      margin,
-      () => warn,
-    );
+    },
+  );
+}
+
+/**
+ * The limits discovery and every token request share, with an empty base: the token endpoint may
+ * be on any origin the issuer's metadata names. Each token request gets a transport of its own,
+ * authorised by its own credential (an assertion is fresh each time): a token request is rare,
+ * and a method on Transport for it would be in every app's bundle, OAuth or not.
+ */
+export function tokenTransport(
+  fetch: typeof globalThis.fetch | undefined,
+  fetchOptions: FetchOptions | undefined,
+): TransportConfig {
+  return {
+    credential: { fixed: { header: undefined, secrets: [] } },
+    baseUrl: '',
+    maxRetries: retryDefaults.maxRetries,
+    timeout: defaults.timeout,
+    totalTimeout: undefined,
+    maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
+    headers: {},
+    fetch,
+    fetchOptions: fetchOptions && { ...fetchOptions },
+    userAgent: userAgent(),
+    log: undefined,
+    middleware: [],
+    // At most one token request is in flight, so its retries cannot pile up into a storm; a
+    // Retry-After from the token endpoint holds this provider's next request, not the service's.
+    retryBudget: undefined,
+    clientWait: new ClientWait(),
+  };
+}
+
+/** A fleet's cache, and what its key is made from. */
+export interface FleetCache {
+  readonly cache: TokenCache;
+  readonly identity: TokenIdentity;
+}
+
+/**
+ * The token provider every grant shares: one token per provider, shared by every call; at most
+ * one token request in flight; refreshed ahead of expiry while calls go on with the old one; never
+ * sent once expired; a token the service refused (the 401 replay) replaced, and evicted from the
+ * fleet's cache when there is one.
+ */
+export function sharedTokenProvider(
+  request: () => Promise<Token>,
+  margin: number,
+  fleet: FleetCache | undefined,
+): ApiKeyFunction {
+  // Where a failing cache is reported: the logger of the client that made the latest call.
+  let warn: ((message: string) => void) | undefined;
+  const shared: SharedToken | undefined =
+    fleet && sharedToken(fleet.cache, fleet.identity, margin, () => warn);
 
   let current: Token | undefined;
   let pending: Promise<Token> | undefined;
@@ -535,28 +618,49 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
 }
 
 /**
- * The provider's token request, as one function: finds the token endpoint (given, or from the
- * issuer's metadata, read once and again after a failure), authenticates as the options say (an
- * assertion made afresh each time), and asks.
+ * What a token request carries beyond the grant, made afresh for each: the client's
+ * authentication, or a workload's identity token. `url` is the token endpoint the request goes to.
  */
-function tokenRequester(
-  settings: CheckedSettings,
-  authMethod: AuthMethod,
-  tokenUrl: URL | undefined,
-  transport: TransportConfig,
-  margin: number,
-): () => Promise<Token> {
-  const grant = grantFields(settings);
-  const issuer = settings.issuer;
-  const discovery =
-    issuer === undefined ? undefined : cachedDiscovery(issuer, new Transport(transport));
-  const given = tokenUrl && tokenEndpoint(tokenUrl);
-  let discovered: { readonly url: string; readonly endpoint: TokenEndpoint } | undefined;
+export type RequestProof = (url: string) => Promise<ClientAuthentication>;
+
+/** How a client-credentials request proves who asks: a secret, a signed assertion or a supplied one. */
+function clientAuthenticator(settings: CheckedSettings, authMethod: AuthMethod): RequestProof {
+  const { clientId, clientSecret, clientAssertion, issuer } = settings;
   const sign =
     settings.privateKey === undefined
       ? undefined
       : assertionSigner({ ...settings, privateKey: settings.privateKey });
-  const { clientId, clientSecret, clientAssertion } = settings;
+  return async (url) => {
+    if (clientAssertion)
+      return assertionAuthentication(clientId, await suppliedAssertion(clientAssertion));
+    // RFC 7523's audience: the issuer when there is one (what current guidance asks, so that an
+    // assertion cannot be replayed at another endpoint of the same server), else the endpoint.
+    if (sign) return assertionAuthentication(clientId, await sign(issuer ?? url));
+    return secretAuthentication(
+      clientId,
+      clientSecret as string,
+      authMethod as 'client_secret_basic',
+    );
+  };
+}
+
+/**
+ * The provider's token request, as one function: finds the token endpoint (given, or from the
+ * issuer's metadata, read once and again after a failure), adds the request's proof (made afresh
+ * each time) to the grant's fields, and asks.
+ */
+export function tokenRequester(
+  target: { readonly issuer?: string | undefined; readonly tokenUrl?: URL | undefined },
+  grant: TokenForm,
+  proof: RequestProof,
+  transport: TransportConfig,
+  margin: number,
+): () => Promise<Token> {
+  const { issuer, tokenUrl } = target;
+  const discovery =
+    issuer === undefined ? undefined : cachedDiscovery(issuer, new Transport(transport));
+  const given = tokenUrl && tokenEndpoint(tokenUrl);
+  let discovered: { readonly url: string; readonly endpoint: TokenEndpoint } | undefined;
 
   const endpointOf = async (): Promise<{ endpoint: TokenEndpoint; url: string }> => {
     if (given) return { endpoint: given, url: given.path(grant) };
@@ -592,23 +696,10 @@ function tokenRequester(
     return discovered;
   };
 
-  const authenticate = async (url: string): Promise<ClientAuthentication> => {
-    if (clientAssertion)
-      return assertionAuthentication(clientId, await suppliedAssertion(clientAssertion));
-    // RFC 7523's audience: the issuer when there is one (what current guidance asks, so that an
-    // assertion cannot be replayed at another endpoint of the same server), else the endpoint.
-    if (sign) return assertionAuthentication(clientId, await sign(issuer ?? url));
-    return secretAuthentication(
-      clientId,
-      clientSecret as string,
-      authMethod as 'client_secret_basic',
-    );
-  };
-
   return async () => {
     try {
       const { endpoint, url } = await endpointOf();
-      const { fields, credential } = await authenticate(url);
+      const { fields, credential } = await proof(url);
       return await requestToken(
         new Transport({ ...transport, credential }),
         endpoint,

@@ -1,7 +1,7 @@
 /**
- * The token request of RFC 6749 section 4.4 as an endpoint the transport can send: a form POST
- * with `grant_type=client_credentials`, the client authenticated by HTTP Basic, in the body, or by
- * a JWT assertion, and the answer's shape.
+ * A token request as an endpoint the transport can send: a form POST with its grant (RFC 6749
+ * section 4.4's `client_credentials`, or the grants of workload identity federation), the client
+ * authenticated by HTTP Basic, in the body, or by a JWT assertion, and the answer's shape.
  */
 import * as z from 'zod/mini';
 import type { Endpoint } from '../core/call.js';
@@ -86,9 +86,17 @@ export function tokenEndpoint(url: URL): TokenEndpoint {
   };
 }
 
-/** The grant's fields: `grant_type`, then `scope`, `audience` and each `resource` given. */
-export function grantFields(settings: TokenRequestSettings): TokenForm {
-  const fields: [string, string][] = [['grant_type', 'client_credentials']];
+/**
+ * The grant's fields: `grant_type` (`client_credentials`, or a URN such as RFC 7523's jwt-bearer),
+ * the grant's own `parameters` that stay the same from one request to the next, then `scope`,
+ * `audience` and each `resource` given.
+ */
+export function grantFields(
+  grantType: string,
+  settings: TokenRequestSettings,
+  parameters: TokenForm = [],
+): TokenForm {
+  const fields: (readonly [string, string])[] = [['grant_type', grantType], ...parameters];
   if (settings.scope !== undefined) fields.push(['scope', settings.scope]);
   if (settings.audience !== undefined) fields.push(['audience', settings.audience]);
   // RFC 8707 section 2: one `resource` parameter per resource.
@@ -141,15 +149,20 @@ export function assertionAuthentication(clientId: string, assertion: string): Cl
 
 /**
  * Checks a token URL (given, or named by the issuer's metadata): an absolute http(s) URL without
- * a fragment or credentials. `name` says where it came from, for the message.
+ * a fragment or credentials. `name` says where it came from, and `factory` what took it, for the
+ * message.
  *
  * @throws ConfigurationError naming `name` and what is wrong; a caller reading a server's document
  * rather than the options turns it into the server's failure.
  */
-export function parseTokenUrl(tokenUrl: string, name = 'tokenUrl'): URL {
+export function parseTokenUrl(
+  tokenUrl: string,
+  name = 'tokenUrl',
+  factory = 'clientCredentials',
+): URL {
   if (!urlCharacters.test(tokenUrl)) {
     throw new ConfigurationError(
-      `Invalid clientCredentials options: ${name}: must not contain whitespace or control characters, received ${JSON.stringify(tokenUrl)}`,
+      `Invalid ${factory} options: ${name}: must not contain whitespace or control characters, received ${JSON.stringify(tokenUrl)}`,
     );
   }
   let url: URL | undefined;
@@ -160,12 +173,12 @@ export function parseTokenUrl(tokenUrl: string, name = 'tokenUrl'): URL {
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) {
     throw new ConfigurationError(
-      `Invalid clientCredentials options: ${name}: expected an absolute http(s) URL without a fragment, received ${JSON.stringify(tokenUrl)}`,
+      `Invalid ${factory} options: ${name}: expected an absolute http(s) URL without a fragment, received ${JSON.stringify(tokenUrl)}`,
     );
   }
   if (url.username || url.password) {
     throw new ConfigurationError(
-      `Invalid clientCredentials options: ${name}: must not carry credentials; pass clientId and clientSecret`,
+      `Invalid ${factory} options: ${name}: must not carry credentials; pass clientId and clientSecret`,
     );
   }
   return url;

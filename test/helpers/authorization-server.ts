@@ -13,6 +13,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
 import Provider, { type ClientMetadata, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import {
+  type FederationRecord,
+  type PlatformTrust,
+  registerFederationGrants,
+  workloadClient,
+} from './federation-grants.js';
 
 /** One token request, as it reached the server. */
 export interface TokenRequestRecord {
@@ -48,6 +54,8 @@ export interface AuthorizationServer {
   };
   /** Every token request so far, in order. */
   readonly requests: readonly TokenRequestRecord[];
+  /** With `trust`: every identity token the federation grants saw, and whether it was trusted. */
+  readonly federation: readonly FederationRecord[];
   /** Every request path so far, discovery included. */
   readonly paths: readonly string[];
   /** The `kid` of the key it signs access tokens with. */
@@ -92,8 +100,14 @@ export async function makeClientKey(): Promise<ClientKey & { readonly publicJwk:
   };
 }
 
-/** Starts oidc-provider on 127.0.0.1 and resolves once it listens. */
-export async function startAuthorizationServer(): Promise<AuthorizationServer> {
+/**
+ * Starts oidc-provider on 127.0.0.1 and resolves once it listens. With `trust`, it also takes the
+ * workload identity federation grants (jwt-bearer, token exchange) from the public client
+ * `workload`, for identity tokens of that platform issuer.
+ */
+export async function startAuthorizationServer(
+  options: { readonly trust?: PlatformTrust } = {},
+): Promise<AuthorizationServer> {
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const paths: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -155,6 +169,7 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
         token_endpoint_auth_method: 'private_key_jwt',
         jwks: { keys: [{ ...clientKey.publicJwk, kid: keyId, alg: 'RS256', use: 'sig' }] },
       },
+      ...(options.trust ? [workloadClient] : []),
     ],
     jwks: { keys: [{ ...(await exportJWK(signing.privateKey)), kid: 'server-1', alg: 'ES256' }] },
     scopes: [...serverScope.split(' '), ...mcpScopes.split(' ')],
@@ -198,6 +213,12 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
       granted,
     });
   };
+  const federation = options.trust
+    ? registerFederationGrants(provider, options.trust, {
+        identifier: resource,
+        scope: serverScope,
+      })
+    : [];
   provider.on('grant.success', record(true));
   provider.on('grant.error', record(false));
   handle = provider.callback();
@@ -209,6 +230,7 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
     secretClient,
     keyClient,
     requests,
+    federation,
     paths,
     signingKeyId: 'server-1',
     addMcpResource: (url) => {

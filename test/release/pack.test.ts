@@ -195,7 +195,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 3.2 MB unpacked, 850 KB packed', () => {
+  it('stays small: under 3.4 MB unpacked, 900 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -208,7 +208,12 @@ describe('npm pack', () => {
     // networks guide (8 KB), and fetchOptions, appInfo, the shared capped body read and the named
     // certificate problems with their TSDoc, carried by the ESM, CJS and MCP builds, their
     // declarations and their source maps (60 KB of maps, 14 KB of declarations, 12 KB of code).
-    expect(packed.unpackedSize).toBeLessThan(3200 * 1024);
-    expect(packed.size).toBeLessThan(850 * 1024);
+    // Workload identity federation (issue 46: workloadIdentity, its three identity sources and the
+    // bounded request they share) then added 184 KB unpacked and 43 KB packed: 16 KB of code in
+    // each of the ESM and CJS builds of the client, 53 KB in each one's source map, 13 KB in each
+    // of its two declaration files (its TSDoc), 11.5 KB of guide (docs/authentication.md's
+    // section), 2 KB in agentchat-mcp. The package then measured 3.35 MB unpacked, 888 KB packed.
+    expect(packed.unpackedSize).toBeLessThan(3400 * 1024);
+    expect(packed.size).toBeLessThan(900 * 1024);
   });
 });

@@ -7,7 +7,8 @@ import { AgentChatError, requestIdSuffix } from './agentchat-error.js';
  * (outside RFC 6750's `b64token` characters, such as a trailing space or a line break), which is
  * then never used nor cached; or no token could be asked for: the issuer's metadata names another
  * issuer (the mix-up defence) or cannot be found, a `clientAssertion` callback failed or answered
- * nothing, a `privateKey` could not sign. Nothing was sent to the service. Not retried: asking again with the
+ * nothing, a `privateKey` could not sign, a workload's identity source failed (its message names
+ * the platform setting to check) or answered a token that cannot be a JWT. Nothing was sent to the service. Not retried: asking again with the
  * same credentials cannot succeed; the next call asks the endpoint again. A token endpoint that is down fails with {@link APIConnectionError} or the status's
  * {@link APIError} instead, after the usual retries.
  *
@@ -31,8 +32,9 @@ export class OAuthError extends AgentChatError {
   /**
    * The HTTP status of the token endpoint's answer, such as 400 or 401; for a failure found before
    * a token was asked for, the status of what was read (200 for a metadata document naming another
-   * issuer, 404 when there was none) or 0 when nothing was read (a `clientAssertion` callback that
-   * failed, a `privateKey` that cannot sign).
+   * issuer, 404 when there was none), of the platform's answer when an identity source's request
+   * was refused (403 from a GitHub Actions runner), or 0 when nothing was read (a `clientAssertion`
+   * callback that failed, a `privateKey` that cannot sign, a token file that cannot be read).
    */
   readonly status: number;
   /** The `x-request-id` of the answer, when the endpoint sent one. */

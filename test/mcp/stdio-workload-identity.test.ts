@@ -1,0 +1,115 @@
+/**
+ * agentchat-mcp with workload identity federation from its environment: the identity token file
+ * (`AGENTCHAT_IDENTITY_TOKEN_FILE`) traded by the jwt-bearer grant at a real authorization server
+ * (oidc-provider) that trusts the platform's issuer, and the service reached only with the token it
+ * issued. The identity token never appears in what the bin says.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../src/index.js';
+import { clientOptionsFromEnv, hasOwnCredentials } from '../../src/mcp/config.js';
+import {
+  type AuthorizationServer,
+  serverScope,
+  startAuthorizationServer,
+} from '../helpers/authorization-server.js';
+import { WORKLOAD_CLIENT_ID } from '../helpers/federation-grants.js';
+import { callTool, connectRecorded } from '../helpers/mcp-client.js';
+import { tsxLoader } from '../helpers/run-process.js';
+import { startVerifyingService, type VerifyingService } from '../helpers/verifying-service.js';
+import {
+  startWorkloadPlatform,
+  WORKLOAD_SUBJECT,
+  type WorkloadPlatform,
+} from '../helpers/workload-platform.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const bin = [...tsxLoader, 'src/mcp/bin.ts'];
+const AUDIENCE = 'https://auth.agentchat.test';
+
+let platform: WorkloadPlatform;
+let server: AuthorizationServer;
+let service: VerifyingService;
+let scratch: string;
+beforeAll(async () => {
+  platform = await startWorkloadPlatform();
+  server = await startAuthorizationServer({
+    trust: { issuer: platform.issuer, jwksUri: platform.jwksUri, audience: AUDIENCE },
+  });
+  service = await startVerifyingService(server.issuer, server.resource);
+  scratch = await mkdtemp(join(tmpdir(), 'agentchat-mcp-identity-'));
+});
+afterAll(async () => {
+  await Promise.all([platform?.close(), server?.close(), service?.close()]);
+  await rm(scratch, { recursive: true, force: true });
+});
+
+it('serves the tools with a token traded for the identity token file', {
+  timeout: 30_000,
+}, async () => {
+  const identityToken = await platform.sign({ sub: WORKLOAD_SUBJECT, aud: AUDIENCE });
+  const file = join(scratch, 'token');
+  await writeFile(file, `${identityToken}\n`);
+  const before = server.requests.length;
+  const stdio = new StdioClientTransport({
+    command: process.execPath,
+    args: bin,
+    cwd: repo,
+    env: {
+      AGENTCHAT_BASE_URL: service.baseUrl,
+      AGENTCHAT_IDENTITY_TOKEN_FILE: file,
+      AGENTCHAT_ISSUER: server.issuer,
+      AGENTCHAT_CLIENT_ID: WORKLOAD_CLIENT_ID,
+      AGENTCHAT_SCOPE: serverScope,
+      AGENTCHAT_RESOURCE: server.resource,
+      AGENTCHAT_LOG: 'debug',
+    },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  stdio.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk;
+  });
+  const { mcp, transport } = await connectRecorded(stdio);
+  try {
+    const created = await callTool(mcp, 'create_project', { name: 'Federated', agentId: 'a' });
+    expect(created.isError).toBeFalsy();
+    expect(created.structuredContent).toMatchObject({ name: 'Federated' });
+  } finally {
+    await mcp.close();
+  }
+  const requests = server.requests.slice(before);
+  expect(requests.map((r) => [r.params.grant_type, r.granted])).toEqual([
+    ['urn:ietf:params:oauth:grant-type:jwt-bearer', true],
+  ]);
+  expect(requests[0]?.params.assertion).toBe(identityToken);
+  const said = transport.transcript() + stderr;
+  expect(said).not.toContain(identityToken.split('.')[2]);
+});
+
+describe('clientOptionsFromEnv with AGENTCHAT_IDENTITY_TOKEN_FILE', () => {
+  const base = {
+    AGENTCHAT_BASE_URL: 'https://host/api',
+    AGENTCHAT_IDENTITY_TOKEN_FILE: '/var/run/secrets/tokens/agentchat',
+  };
+
+  it('counts as credentials of its own', () => {
+    expect(hasOwnCredentials({ AGENTCHAT_IDENTITY_TOKEN_FILE: '/token' })).toBe(true);
+  });
+
+  it.each([
+    [{}, 'AGENTCHAT_TOKEN_URL (or AGENTCHAT_ISSUER) is not set'],
+    [
+      { AGENTCHAT_ISSUER: 'https://auth.example.com', AGENTCHAT_CLIENT_SECRET: 's3cret' },
+      'AGENTCHAT_IDENTITY_TOKEN_FILE and AGENTCHAT_CLIENT_SECRET are set',
+    ],
+    [{ AGENTCHAT_API_KEY: 'sk_1' }, 'Both AGENTCHAT_API_KEY and AGENTCHAT_IDENTITY_TOKEN_FILE'],
+  ])('refuses %o with a ConfigurationError', (env, message) => {
+    expect(() => clientOptionsFromEnv({ ...base, ...env })).toThrow(ConfigurationError);
+    expect(() => clientOptionsFromEnv({ ...base, ...env })).toThrow(message);
+  });
+});
