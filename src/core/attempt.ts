@@ -8,8 +8,12 @@
 import { isTooDeep } from '../internal/json.js';
 import type { Call } from './call.js';
 import type { Authorization, Credential } from './credential.js';
+import { traceAttempt, tracingChannel } from './diagnostics.js';
 import {
   AgentChatError,
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
   describeCall,
   RedirectError,
   ResponseTooLargeError,
@@ -29,8 +33,21 @@ export function attempt(
 ): Promise<Response> {
   call.beginAttempt(request);
   // ky re-sends a copy of the request as it was before any attempt, so each attempt stamps its own.
-  const { credential, idempotencyKey } = call.options;
+  const { idempotencyKey } = call.options;
   if (idempotencyKey !== undefined) request.headers.set('idempotency-key', idempotencyKey);
+  const channel = tracingChannel('attempt');
+  if (!channel) return sendAttempt(request, call, customFetch);
+  const run = () => sendAttempt(request, call, customFetch);
+  return traceAttempt(channel, request, call, run, (error) => attemptError(call, error));
+}
+
+/** Sends an attempt's request, authorised, and reads its answer. */
+function sendAttempt(
+  request: Request,
+  call: Call,
+  customFetch: typeof globalThis.fetch | undefined,
+): Promise<Response> {
+  const { credential } = call.options;
   // Looked up per attempt, so a fetch patched after the client was made (msw, a test) is used.
   const fetch = customFetch ?? globalThis.fetch;
   // A key function may take its time: the attempt also ends the moment the signal fires.
@@ -244,6 +261,20 @@ function tooLarge(call: Call, response: Response, limit: number): ResponseTooLar
     { status: response.status, requestId: requestIdOf(response.headers, call.secrets) },
     limit,
   );
+}
+
+/**
+ * What an attempt that threw failed with, as the SDK error the call reads it as, for the
+ * `agentchat:attempt` channel: never the {@link AttemptFailure} (which holds the call, credential
+ * and all) nor ky's abort of an attempt past its timeout.
+ */
+function attemptError(call: Call, error: unknown): AgentChatError {
+  const { site, options } = call;
+  if (error instanceof AgentChatError) return error;
+  if (error instanceof AttemptFailure)
+    return new APIConnectionError(site, error.cause, call.attempts);
+  if (options.signal?.aborted) return new APIUserAbortError(site, options.signal.reason);
+  return new APITimeoutError(site, options.timeout, call.attempts);
 }
 
 /** The error a middleware's own failure ends the call with, unretried. */

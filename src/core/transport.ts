@@ -18,6 +18,7 @@ import { logAttempt } from './attempt-log.js';
 import { Call, callSending, type Endpoint, type HandOver, responseOf } from './call.js';
 import { type ClientWait, holdCall, holdRetry, logHeld } from './client-wait.js';
 import { bearerCredential, type Credential } from './credential.js';
+import { traceCall, tracingChannel } from './diagnostics.js';
 import { type AgentChatError, APIUserAbortError, RequestValidationError } from './errors/index.js';
 import type { Log } from './logger.js';
 import type { Caller, Middleware } from './middleware.js';
@@ -27,6 +28,7 @@ import {
   type RequestOptions,
   requestOptionsSchema,
 } from './options.js';
+import { requestIdOf } from './redaction.js';
 import type { RetryBudget } from './retry-budget.js';
 import { retryDelay, retryOptions, sleep } from './retry-policy.js';
 import { outOfTime, toAgentChatError } from './to-agentchat-error.js';
@@ -102,16 +104,34 @@ export class Transport {
   }
 
   /**
-   * Runs a call and resolves to it, its data and response in place. One async function for the
-   * whole call, since each costs a promise and a suspended frame per call.
+   * Checks a call and runs it, on the `agentchat:call` channel when someone subscribes to it (see
+   * diagnostics.ts); bad input rejects before anything is sent or published.
    */
-  async #send<Input, Output>(
+  #send<Input, Output>(
     endpoint: Endpoint<Input, Output>,
     params: unknown,
     options: RequestOptions | undefined,
     handOver: HandOver,
   ): Promise<Call> {
-    const kyOptions = this.#prepare(endpoint, params, options, handOver);
+    let kyOptions: CallOptions;
+    try {
+      kyOptions = this.#prepare(endpoint, params, options, handOver);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const channel = tracingChannel('call');
+    if (!channel) return this.#run(kyOptions);
+    const { call } = kyOptions;
+    const query = kyOptions.searchParams ? `?${kyOptions.searchParams}` : '';
+    const url = this.#config.baseUrl + call.site.path + query;
+    return traceCall(channel, call, url, () => this.#run(kyOptions), requestIdOf);
+  }
+
+  /**
+   * Runs a call and resolves to it, its data and response in place. One async function for the
+   * whole call, since each costs a promise and a suspended frame per call.
+   */
+  async #run(kyOptions: CallOptions): Promise<Call> {
     const { call } = kyOptions;
     const log = this.#config.log;
     try {
