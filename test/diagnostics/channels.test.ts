@@ -163,17 +163,16 @@ describe('agentchat:call and agentchat:attempt', () => {
     const channel = diagnosticsChannel.tracingChannel<unknown, AttemptChannelContext>(
       'agentchat:attempt',
     );
-    const handlers = {
-      start: (context: AttemptChannelContext) => {
-        context.headers.traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-        context.headers.accept = 'text/plain';
-      },
+    const addHeaders = (message: unknown) => {
+      const context = message as AttemptChannelContext;
+      context.headers.traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      context.headers.accept = 'text/plain';
     };
-    channel.subscribe(handlers);
+    channel.start.subscribe(addHeaders);
     try {
       await client.projects.create({ name: 'Headers', agentId: 'agent_1' });
     } finally {
-      channel.unsubscribe(handlers);
+      channel.start.unsubscribe(addHeaders);
     }
     const [logged] = server.service.requestLog();
     expect(logged?.headers.traceparent).toBe(
