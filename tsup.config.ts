@@ -30,6 +30,23 @@ const clientByPackageName: Plugin = {
   },
 };
 
+const coreSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'core');
+
+/**
+ * The diagnostics channels' module (src/core/diagnostics.ts) is a file of its own in the ESM build,
+ * which the client imports as `#diagnostics`: package.json `imports` hands browsers its stub
+ * (diagnostics.browser.ts) instead, so that a web page's bundle holds neither the channels' code
+ * nor `node:diagnostics_channel`. The CJS build, for Node only, keeps it inline.
+ */
+const diagnosticsBySubpathImport: Plugin = {
+  name: 'diagnostics-by-subpath-import',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/diagnostics\.js$/ }, ({ resolveDir }) =>
+      resolveDir === coreSources ? { path: '#diagnostics', external: true } : undefined,
+    );
+  },
+};
+
 // Leave `@internal` declarations (the transport the resource classes are built with) out of the
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
 const dts = { compilerOptions: { stripInternal: true }, entry: { ...entry, ...mcpEntry } };
@@ -45,6 +62,8 @@ export default defineConfig([
       ...entry,
       'bin/agentchat-mock': 'src/testing/node/bin.ts',
       'load-signing': 'src/oauth/load-signing.ts',
+      diagnostics: 'src/core/diagnostics.ts',
+      'diagnostics.browser': 'src/core/diagnostics.browser.ts',
     },
     format: ['esm'],
     target: 'es2022',
@@ -52,7 +71,7 @@ export default defineConfig([
     // Node's modules stay imports, `node:` and all, but `node:net`: see scripts/build/unused-node-net.ts.
     removeNodeProtocol: false,
     external: [/^node:(?!net$)/],
-    esbuildPlugins: [unusedNodeNet],
+    esbuildPlugins: [unusedNodeNet, diagnosticsBySubpathImport],
     dts,
     sourcemap: true,
     clean: true,
