@@ -14,6 +14,13 @@ const entry = { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }
  */
 const mcpEntry = { 'mcp/index': 'src/mcp/index.ts' };
 
+/**
+ * agentchat/otel, built apart for the same reason, its declarations with the others so that it
+ * names agentchat's own channel context types. It subscribes to the client's channels by name and
+ * shares no code with the client but the channels' names.
+ */
+const otelEntry = { 'otel/index': 'src/otel/index.ts' };
+
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
 
 /**
@@ -49,7 +56,10 @@ const diagnosticsBySubpathImport: Plugin = {
 
 // Leave `@internal` declarations (the transport the resource classes are built with) out of the
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
-const dts = { compilerOptions: { stripInternal: true }, entry: { ...entry, ...mcpEntry } };
+const dts = {
+  compilerOptions: { stripInternal: true },
+  entry: { ...entry, ...mcpEntry, ...otelEntry },
+};
 
 export default defineConfig([
   {
@@ -110,6 +120,16 @@ export default defineConfig([
     target: 'es2022',
     platform: 'node',
     esbuildPlugins: [clientByPackageName],
+    sourcemap: true,
+    treeshake: true,
+  },
+  {
+    // agentchat/otel in ESM and CJS; its OpenTelemetry peers stay external.
+    entry: otelEntry,
+    format: ['esm', 'cjs'],
+    target: 'es2022',
+    platform: 'node',
+    removeNodeProtocol: false,
     sourcemap: true,
     treeshake: true,
   },

@@ -6,6 +6,7 @@
 import type * as Diagnostics from './diagnostics.js';
 
 export const tracingChannel: typeof Diagnostics.tracingChannel = () => undefined;
-export const traceCall: typeof Diagnostics.traceCall = (_channel, _call, _url, run) => run();
+export const traceCall: typeof Diagnostics.traceCall = (_channel, _call, _params, _url, run) =>
+  run();
 export const traceAttempt: typeof Diagnostics.traceAttempt = (_channel, _request, _call, run) =>
   run();

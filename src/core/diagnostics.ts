@@ -48,6 +48,11 @@ export interface CallChannelContext {
   readonly url: string;
   /** The call's `Idempotency-Key`, the same on every attempt; `undefined` for a GET. */
   readonly idempotencyKey: string | undefined;
+  /**
+   * The params the method was called with, once checked (`{ projectId, message }` for
+   * `chat.send`): the user's own data, which the GenAI conventions record only when asked to.
+   */
+  readonly params: unknown;
   /** The service's request id of the last response, once the call has settled. */
   requestId?: string | undefined;
   /** How many attempts the call made, once it has settled. */
@@ -134,12 +139,13 @@ export function tracingChannel<Kind extends 'call' | 'attempt'>(
 }
 
 /**
- * Traces one call on `channel`: its context from the call, then what it ended with. `run` resolves
+ * Traces one call on `channel`: its context from the call and the `params` it was made with, then what it ended with. `run` resolves
  * to the call once it succeeded; `requestIdOf` reads the answer's request id as errors do.
  */
 export function traceCall(
   channel: Tracing<CallChannelContext>,
   call: Call,
+  params: unknown,
   url: string,
   run: () => Promise<Call>,
   requestIdOf: (headers: Headers) => string | undefined,
@@ -149,6 +155,7 @@ export function traceCall(
     method: call.site.method,
     url,
     idempotencyKey: call.options.idempotencyKey,
+    params,
   };
   return traced(channel, context, run, (outcome) => {
     context.attempts = call.attempts;

@@ -124,7 +124,7 @@ export class Transport {
     const { call } = kyOptions;
     const query = kyOptions.searchParams ? `?${kyOptions.searchParams}` : '';
     const url = this.#config.baseUrl + call.site.path + query;
-    return traceCall(channel, call, url, () => this.#run(kyOptions), requestIdOf);
+    return traceCall(channel, call, params, url, () => this.#run(kyOptions), requestIdOf);
   }
 
   /**

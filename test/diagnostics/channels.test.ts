@@ -71,6 +71,7 @@ describe('agentchat:call and agentchat:attempt', () => {
       method: 'POST',
       url: `${server.baseUrl}/v1/projects`,
       idempotencyKey: logged?.headers['idempotency-key'],
+      params: { name: 'Traced', agentId: 'agent_1' },
     });
     expect(ended?.context).toMatchObject({
       attempts: 1,

@@ -59,8 +59,10 @@ const ALLOWED = [
   // The guides and the OpenAPI document, not the generated reference site (docs/reference/).
   /^docs\/[\w-]+\.md$/,
   /^docs\/openapi\.yaml$/,
-  /^dist\/(testing\/|mcp\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
-  /^dist\/(testing\/|mcp\/)?index\.(js|cjs)\.map$/,
+  /^dist\/(testing\/|mcp\/|otel\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/(testing\/|mcp\/|otel\/)?index\.(js|cjs)\.map$/,
+  // The diagnostics channels and the stub browsers get instead (package.json `imports`).
+  /^dist\/diagnostics(\.browser)?\.js(\.map)?$/,
   // The bins: `agentchat-mcp` (the MCP server on stdio) and `agentchat-mock` (the mock over HTTP).
   /^dist\/mcp\/bin\.js(\.map)?$/,
   /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
@@ -92,7 +94,7 @@ describe('npm pack', () => {
   });
 
   it('ships every entry point in ESM and CJS, each with types and a source map', () => {
-    for (const entry of ['dist/index', 'dist/testing/index', 'dist/mcp/index']) {
+    for (const entry of ['dist/index', 'dist/testing/index', 'dist/mcp/index', 'dist/otel/index']) {
       for (const suffix of ['.js', '.js.map', '.d.ts', '.cjs', '.cjs.map', '.d.cts']) {
         expect(paths).toContain(entry + suffix);
       }
