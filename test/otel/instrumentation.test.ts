@@ -2,96 +2,27 @@
  * agentchat/otel against the real OpenTelemetry SDK (sdk-trace's in-memory exporter, sdk-metrics,
  * the W3C propagator, the async-hooks context manager) and the mock service on 127.0.0.1.
  */
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import {
-  type DataPoint,
-  type Histogram,
-  MeterProvider,
-  MetricReader,
-} from '@opentelemetry/sdk-metrics';
-import {
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, NotFoundError } from '../../src/index.js';
-import { AgentChatInstrumentation } from '../../src/otel/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { parentOf, traceparentOf, useOpenTelemetry } from '../helpers/otel-sdk.js';
 
 const apiKey = 'sk_test_0c4e8a2b6d1f3e5a';
 
-/** A metric reader read on demand. */
-class TestReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-const exporter = new InMemorySpanExporter();
-const tracerProvider = new TracerProvider({
-  spanProcessors: [new SimpleSpanProcessor({ exporter })],
-});
-const reader = new TestReader();
-const meterProvider = new MeterProvider({ readers: [reader] });
-const instrumentation = new AgentChatInstrumentation();
-let unregister: () => void;
+const { exporter, instrumentation, named, durationPoints } = useOpenTelemetry();
 let server: MockServer;
 let client: Client;
 
 beforeAll(async () => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(tracerProvider);
-  unregister = registerInstrumentations({
-    instrumentations: [instrumentation],
-    tracerProvider,
-    meterProvider,
-  });
   server = await startMockServer({ apiKeys: [apiKey] });
   client = new Client({ apiKey, baseUrl: server.baseUrl });
 });
 afterEach(() => {
-  exporter.reset();
   server.service.reset();
   vi.unstubAllEnvs();
 });
-afterAll(async () => {
-  unregister();
-  await server.close();
-  trace.disable();
-  context.disable();
-  propagation.disable();
-});
-
-function spans(): ReadableSpan[] {
-  return exporter.getFinishedSpans();
-}
-function named(name: string): ReadableSpan[] {
-  return spans().filter((span) => span.name === name);
-}
-function parentOf(span: ReadableSpan | undefined): string | undefined {
-  return span?.parentSpanContext?.spanId;
-}
-/** The `traceparent` a span's context gives on the wire. */
-function traceparentOf(span: ReadableSpan | undefined): string {
-  const { traceId, spanId } = span?.spanContext() ?? { traceId: '', spanId: '' };
-  return `00-${traceId}-${spanId}-01`;
-}
-async function durationPoints(): Promise<DataPoint<Histogram>[]> {
-  const { resourceMetrics } = await reader.collect();
-  const metric = resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .find((candidate) => candidate.descriptor.name === 'http.client.request.duration');
-  return (metric?.dataPoints ?? []) as DataPoint<Histogram>[];
-}
+afterAll(() => server.close());
 
 describe('AgentChatInstrumentation', () => {
   it("records a call span under the caller's active span, an attempt span under it, and sends its traceparent", async () => {
@@ -233,7 +164,7 @@ describe('AgentChatInstrumentation', () => {
     instrumentation.disable();
     try {
       await client.projects.create({ name: 'Quiet', agentId: 'agent_1' });
-      expect(spans()).toEqual([]);
+      expect(exporter.getFinishedSpans()).toEqual([]);
       expect(server.service.requestLog()[0]?.headers.traceparent).toBeUndefined();
     } finally {
       instrumentation.enable();
