@@ -11,9 +11,6 @@ import type { Authorization, Credential } from './credential.js';
 import { traceAttempt, tracingChannel } from './diagnostics.js';
 import {
   AgentChatError,
-  APIConnectionError,
-  APITimeoutError,
-  APIUserAbortError,
   describeCall,
   RedirectError,
   ResponseTooLargeError,
@@ -24,21 +21,22 @@ import { invalidBodyError, withBodyRead } from './response.js';
 
 /**
  * Runs one attempt of `call` and returns its response, its body already read (see
- * `withBodyRead`). `customFetch` is the client's `fetch` option, when it has one.
+ * `withBodyRead`). `customFetch` is the client's `fetch` option, when it has one; `errorOf` reads
+ * what an attempt threw as an SDK error, for the `agentchat:attempt` channel.
  */
 export function attempt(
   request: Request,
   call: Call,
   customFetch: typeof globalThis.fetch | undefined,
+  errorOf: (error: unknown, call: Call) => AgentChatError,
 ): Promise<Response> {
   call.beginAttempt(request);
   // ky re-sends a copy of the request as it was before any attempt, so each attempt stamps its own.
   const { idempotencyKey } = call.options;
   if (idempotencyKey !== undefined) request.headers.set('idempotency-key', idempotencyKey);
   const channel = tracingChannel('attempt');
-  if (!channel) return sendAttempt(request, call, customFetch);
-  const run = () => sendAttempt(request, call, customFetch);
-  return traceAttempt(channel, request, call, run, (error) => attemptError(call, error));
+  const send = () => sendAttempt(request, call, customFetch);
+  return channel ? traceAttempt(channel, send, request, call, errorOf) : send();
 }
 
 /** Sends an attempt's request, authorised, and reads its answer. */
@@ -261,20 +259,6 @@ function tooLarge(call: Call, response: Response, limit: number): ResponseTooLar
     { status: response.status, requestId: requestIdOf(response.headers, call.secrets) },
     limit,
   );
-}
-
-/**
- * What an attempt that threw failed with, as the SDK error the call reads it as, for the
- * `agentchat:attempt` channel: never the {@link AttemptFailure} (which holds the call, credential
- * and all) nor ky's abort of an attempt past its timeout.
- */
-function attemptError(call: Call, error: unknown): AgentChatError {
-  const { site, options } = call;
-  if (error instanceof AgentChatError) return error;
-  if (error instanceof AttemptFailure)
-    return new APIConnectionError(site, error.cause, call.attempts);
-  if (options.signal?.aborted) return new APIUserAbortError(site, options.signal.reason);
-  return new APITimeoutError(site, options.timeout, call.attempts);
 }
 
 /** The error a middleware's own failure ends the call with, unretried. */

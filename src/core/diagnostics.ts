@@ -139,21 +139,23 @@ export function tracingChannel<Kind extends 'call' | 'attempt'>(
 }
 
 /**
- * Traces one call on `channel`: its context from the call and the `params` it was made with, then what it ended with. `run` resolves
- * to the call once it succeeded; `requestIdOf` reads the answer's request id as errors do.
+ * Traces one call on `channel`: `run` resolves to the call once it succeeded; its context comes
+ * from the call ky's options carry, the `params` it was made with and the client's `baseUrl`, and
+ * `requestIdOf` reads the answer's request id as errors do.
  */
 export function traceCall(
   channel: Tracing<CallChannelContext>,
-  call: Call,
-  params: unknown,
-  url: string,
   run: () => Promise<Call>,
+  options: { readonly call: Call; readonly searchParams?: unknown },
+  params: unknown,
+  baseUrl: string,
   requestIdOf: (headers: Headers) => string | undefined,
 ): Promise<Call> {
+  const { call, searchParams } = options;
   const context: CallChannelContext = {
     operation: call.endpoint.name,
     method: call.site.method,
-    url,
+    url: baseUrl + call.site.path + (searchParams ? `?${searchParams}` : ''),
     idempotencyKey: call.options.idempotencyKey,
     params,
   };
@@ -176,10 +178,10 @@ export function traceCall(
  */
 export function traceAttempt(
   channel: Tracing<AttemptChannelContext>,
+  run: () => Promise<Response>,
   request: Request,
   call: Call,
-  run: () => Promise<Response>,
-  errorOf: (error: unknown) => AgentChatError,
+  errorOf: (error: unknown, call: Call) => AgentChatError,
 ): Promise<Response> {
   const headers: Record<string, string> = {};
   for (const [name, value] of request.headers) {
@@ -199,8 +201,12 @@ export function traceAttempt(
     return run();
   };
   return traced(channel, context, send, (outcome) => {
-    if ('error' in outcome) context.error = errorOf(outcome.error);
-    else context.status = outcome.value.status;
+    if (!('error' in outcome)) context.status = outcome.value.status;
+    else if (request.signal.aborted && !call.options.signal?.aborted) {
+      // Cut off by its timeout (ky aborts the attempt, then rejects the call with its own
+      // TimeoutError, which this attempt never sees): read as the timeout the platform names.
+      context.error = errorOf(new DOMException('The attempt timed out', 'TimeoutError'), call);
+    } else context.error = errorOf(outcome.error, call);
   });
 }
 

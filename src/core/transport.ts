@@ -120,11 +120,10 @@ export class Transport {
       return Promise.reject(error);
     }
     const channel = tracingChannel('call');
-    if (!channel) return this.#run(kyOptions);
-    const { call } = kyOptions;
-    const query = kyOptions.searchParams ? `?${kyOptions.searchParams}` : '';
-    const url = this.#config.baseUrl + call.site.path + query;
-    return traceCall(channel, call, params, url, () => this.#run(kyOptions), requestIdOf);
+    const run = () => this.#run(kyOptions);
+    return channel
+      ? traceCall(channel, run, kyOptions, params, this.#config.baseUrl, requestIdOf)
+      : run();
   }
 
   /**
@@ -317,7 +316,8 @@ function createKy(config: TransportConfig): KyInstance {
   return ky.create({
     timeout: config.timeout,
     // One function for every call: ky hands it the call among the options it does not know.
-    fetch: (request, init) => attempt(request as Request, (init as CallOptions).call, config.fetch),
+    fetch: (request, init) =>
+      attempt(request as Request, (init as CallOptions).call, config.fetch, toAgentChatError),
     // Never followed (see attempt.ts): a redirect to another origin would take the body, the
     // headers and the Idempotency-Key with it.
     redirect: 'manual',

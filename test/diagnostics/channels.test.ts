@@ -5,6 +5,7 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  APITimeoutError,
   type AttemptChannelContext,
   type CallChannelContext,
   Client,
@@ -143,6 +144,17 @@ describe('agentchat:call and agentchat:attempt', () => {
       [0, 'APIConnectionError', undefined],
       [1, undefined, 404],
     ]);
+  });
+
+  it('publish a timed-out attempt as an APITimeoutError', async () => {
+    subscribe();
+    server.service.enqueue({ kind: 'hang' });
+    await expect(client.projects.get('proj_1', { timeout: 100, maxRetries: 0 })).rejects.toThrow(
+      APITimeoutError,
+    );
+    const [ended] = attempts.events.filter(({ event }) => event === 'asyncEnd');
+    expect(ended?.context.error).toBeInstanceOf(APITimeoutError);
+    expect(calls.events.at(-1)?.context.error).toBeInstanceOf(APITimeoutError);
   });
 
   it('count the replay after a 401 as an attempt', async () => {
