@@ -197,7 +197,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 3.2 MB unpacked, 820 KB packed', () => {
+  it('stays small: under 3.2 MB unpacked, 870 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -206,7 +206,14 @@ describe('npm pack', () => {
     // bin and the HTTP bridge it bundles, the MCP server's stdio and HTTP faces with its OAuth
     // protected resource (the token verifier, and the discovery module it shares with the
     // client), and the guides (about 200 KB). A jump means something shipped by mistake.
+    // agentchat/otel and the diagnostics channels then added 162 KB unpacked, 47 KB packed
+    // (measured against main's build with `npm pack --dry-run`: 3.07 MB and 816 KB before, 3.23 MB
+    // and 863 KB after): the instrumentation's ESM and CJS builds, their source maps (68 KB, their
+    // TSDoc inlined), its declarations and the declaration chunks it shares with the client
+    // (diagnostics, agentchat-error: 17 KB), the channels' module with its map and its browser
+    // stub (18 KB), the client's call sites in both builds and maps, and the longer observability
+    // guide (9 KB).
     expect(packed.unpackedSize).toBeLessThan(3200 * 1024);
-    expect(packed.size).toBeLessThan(820 * 1024);
+    expect(packed.size).toBeLessThan(870 * 1024);
   });
 });
