@@ -40,10 +40,11 @@ const clientByPackageName: Plugin = {
 const coreSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'core');
 
 /**
- * The diagnostics channels' module (src/core/diagnostics.ts) is a file of its own in the ESM build,
+ * The diagnostics channels' module (src/core/diagnostics.ts) is a file of its own in each build,
  * which the client imports as `#diagnostics`: package.json `imports` hands browsers its stub
  * (diagnostics.browser.ts) instead, so that a web page's bundle holds neither the channels' code
- * nor `node:diagnostics_channel`. The CJS build, for Node only, keeps it inline.
+ * nor `node:diagnostics_channel`. The CJS build does the same with `diagnostics.cjs`: webpack
+ * takes the CJS build for an app that `require`s agentchat, in a browser too.
  */
 const diagnosticsBySubpathImport: Plugin = {
   name: 'diagnostics-by-subpath-import',
@@ -92,13 +93,13 @@ export default defineConfig([
     // supports, so ky is bundled in. jose is ESM only too, and the CJS build would require it
     // when it loads, OAuth or not: bundled, only the three functions signing uses come along.
     // zod ships CJS too, so it stays external.
-    entry,
+    entry: { ...entry, diagnostics: 'src/core/diagnostics.ts' },
     format: ['cjs'],
     noExternal: ['ky', 'jose'],
     target: 'es2022',
     platform: 'node',
     removeNodeProtocol: false,
-    esbuildPlugins: [unusedNodeNet],
+    esbuildPlugins: [unusedNodeNet, diagnosticsBySubpathImport],
     dts,
     sourcemap: true,
     treeshake: true,

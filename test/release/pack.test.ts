@@ -62,7 +62,7 @@ const ALLOWED = [
   /^dist\/(testing\/|mcp\/|otel\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
   /^dist\/(testing\/|mcp\/|otel\/)?index\.(js|cjs)\.map$/,
   // The diagnostics channels and the stub browsers get instead (package.json `imports`).
-  /^dist\/diagnostics(\.browser)?\.js(\.map)?$/,
+  /^dist\/diagnostics(\.browser\.js|\.js|\.cjs)(\.map)?$/,
   // The bins: `agentchat-mcp` (the MCP server on stdio) and `agentchat-mock` (the mock over HTTP).
   /^dist\/mcp\/bin\.js(\.map)?$/,
   /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
