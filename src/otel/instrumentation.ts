@@ -74,6 +74,12 @@ export interface AgentChatInstrumentationConfig extends InstrumentationConfig {
   captureMessageContent?: boolean;
 }
 
+/** What a call's end needs: its span, and whether to record the agent's reply on it. */
+interface CallRecord {
+  readonly span: Span;
+  readonly recordsReply: boolean;
+}
+
 /** What an attempt's end needs: its span, its histogram attributes, when it started. */
 interface AttemptRecord {
   readonly span: Span;
@@ -107,7 +113,8 @@ type Handlers<Context extends object> = Partial<
 export class AgentChatInstrumentation extends InstrumentationBase<AgentChatInstrumentationConfig> {
   // Declared, not initialised: the base class's constructor calls enable() and
   // _updateMetricInstruments() before a subclass's fields would be set, and they must stay.
-  declare private callSpans: WeakMap<CallChannelContext, Span>;
+  /** Each call's span, and whether it records the agent's reply (decided as the call starts). */
+  declare private callSpans: WeakMap<CallChannelContext, CallRecord>;
   declare private attempts: WeakMap<AttemptChannelContext, AttemptRecord>;
   /** The context of the call in progress, for its attempts: bound to the call channel's start. */
   declare private callContext: AsyncLocalStorage<Context>;
@@ -218,6 +225,7 @@ export class AgentChatInstrumentation extends InstrumentationBase<AgentChatInstr
     const config = this.getConfig();
     const genAi =
       call.operation === 'chat.send' && (config.genAiConventions ?? genAiOptedIn(environment()));
+    const withContent = genAi && this.capturesContent();
     const span = genAi
       ? this.tracer.startSpan(
           'invoke_agent',
@@ -225,7 +233,7 @@ export class AgentChatInstrumentation extends InstrumentationBase<AgentChatInstr
             kind: SpanKind.CLIENT,
             attributes: {
               'agentchat.operation': call.operation,
-              ...invokeAgentAttributes(call, this.capturesContent()),
+              ...invokeAgentAttributes(call, withContent),
             },
           },
           parent,
@@ -236,24 +244,20 @@ export class AgentChatInstrumentation extends InstrumentationBase<AgentChatInstr
           parent,
         );
     this.runHook(() => config.callHook?.(span, call), 'callHook');
-    this.callSpans.set(call, span);
+    this.callSpans.set(call, { span, recordsReply: withContent });
     return trace.setSpan(parent, span);
   }
 
   private endCall(call: CallChannelContext): void {
-    const span = this.callSpans.get(call);
-    if (!span) return;
+    const record = this.callSpans.get(call);
+    if (!record) return;
     this.callSpans.delete(call);
+    const { span } = record;
     if (call.requestId !== undefined) span.setAttribute('agentchat.request_id', call.requestId);
     if (call.error) {
       span.setAttribute('error.type', call.error.name);
       span.setStatus({ code: SpanStatusCode.ERROR, message: call.error.message });
-    } else if (
-      call.operation === 'chat.send' &&
-      span.isRecording() &&
-      this.capturesContent() &&
-      (this.getConfig().genAiConventions ?? genAiOptedIn(environment()))
-    ) {
+    } else if (record.recordsReply && span.isRecording()) {
       span.setAttributes(agentReply(call));
     }
     span.end();
