@@ -1,13 +1,16 @@
 /**
  * The MCP trace: the official MCP client sends `_meta.traceparent` with a tool call (SEP-414), and
- * the SDK's spans for that call (agentchat/otel on the real OpenTelemetry SDK) come under it.
+ * the SDK's spans for that call (agentchat/otel on the real OpenTelemetry SDK) come under it, in
+ * process and over Streamable HTTP.
  */
-
-import type { Client as McpClient } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/client';
+import {
+  InMemoryTransport,
+  Client as McpClient,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
-import { createMcpServer } from '../../src/mcp/index.js';
+import { createMcpHttpHandler, createMcpServer } from '../../src/mcp/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { connectRecorded } from '../helpers/mcp-client.js';
 import { parentOf, traceparentOf, useOpenTelemetry } from '../helpers/otel-sdk.js';
@@ -52,6 +55,30 @@ describe('a tool call with _meta.traceparent', () => {
     const [logged] = server.service.requestLog();
     expect(logged?.headers.traceparent).toBe(traceparentOf(attempt));
     expect(logged?.headers.tracestate).toBe('host=1');
+  });
+
+  it('does the same over Streamable HTTP (createMcpHttpHandler, the face agentchat-mcp --http serves)', async () => {
+    const handler = createMcpHttpHandler({
+      client: new Client({ apiKey, baseUrl: server.baseUrl }),
+    });
+    const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+      fetch: (url, init) => handler.fetch(new Request(url, init)),
+    });
+    const overHttp = new McpClient({ name: 'agentchat-tests', version: '1.0.0' });
+    await overHttp.connect(transport);
+    try {
+      await overHttp.callTool({
+        name: 'get_project',
+        arguments: { id: 'proj_missing' },
+        _meta: { traceparent: `00-${hostTrace}-${hostSpan}-01` },
+      });
+    } finally {
+      await overHttp.close();
+    }
+    const [call] = named('projects.get');
+    expect(call?.spanContext().traceId).toBe(hostTrace);
+    expect(parentOf(call)).toBe(hostSpan);
+    expect(call?.attributes['error.type']).toBe('NotFoundError');
   });
 
   it('starts a trace of its own for a tool call without one', async () => {
