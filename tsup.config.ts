@@ -14,6 +14,13 @@ const entry = { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }
  */
 const mcpEntry = { 'mcp/index': 'src/mcp/index.ts' };
 
+/**
+ * agentchat/otel, built apart for the same reason, its declarations with the others so that it
+ * names agentchat's own channel context types. It subscribes to the client's channels by name and
+ * shares no code with the client but the channels' names.
+ */
+const otelEntry = { 'otel/index': 'src/otel/index.ts' };
+
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
 
 /**
@@ -30,9 +37,30 @@ const clientByPackageName: Plugin = {
   },
 };
 
+const coreSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'core');
+
+/**
+ * The diagnostics channels' module (src/core/diagnostics.ts) is a file of its own in each build,
+ * which the client imports as `#diagnostics`: package.json `imports` hands browsers its stub
+ * (diagnostics.browser.ts) instead, so that a web page's bundle holds neither the channels' code
+ * nor `node:diagnostics_channel`. The CJS build does the same with `diagnostics.cjs`: webpack
+ * takes the CJS build for an app that `require`s agentchat, in a browser too.
+ */
+const diagnosticsBySubpathImport: Plugin = {
+  name: 'diagnostics-by-subpath-import',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/diagnostics\.js$/ }, ({ resolveDir }) =>
+      resolveDir === coreSources ? { path: '#diagnostics', external: true } : undefined,
+    );
+  },
+};
+
 // Leave `@internal` declarations (the transport the resource classes are built with) out of the
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
-const dts = { compilerOptions: { stripInternal: true }, entry: { ...entry, ...mcpEntry } };
+const dts = {
+  compilerOptions: { stripInternal: true },
+  entry: { ...entry, ...mcpEntry, ...otelEntry },
+};
 
 export default defineConfig([
   {
@@ -45,6 +73,8 @@ export default defineConfig([
       ...entry,
       'bin/agentchat-mock': 'src/testing/node/bin.ts',
       'load-signing': 'src/oauth/load-signing.ts',
+      diagnostics: 'src/core/diagnostics.ts',
+      'diagnostics.browser': 'src/core/diagnostics.browser.ts',
     },
     format: ['esm'],
     target: 'es2022',
@@ -52,7 +82,7 @@ export default defineConfig([
     // Node's modules stay imports, `node:` and all, but `node:net`: see scripts/build/unused-node-net.ts.
     removeNodeProtocol: false,
     external: [/^node:(?!net$)/],
-    esbuildPlugins: [unusedNodeNet],
+    esbuildPlugins: [unusedNodeNet, diagnosticsBySubpathImport],
     dts,
     sourcemap: true,
     clean: true,
@@ -63,13 +93,13 @@ export default defineConfig([
     // supports, so ky is bundled in. jose is ESM only too, and the CJS build would require it
     // when it loads, OAuth or not: bundled, only the three functions signing uses come along.
     // zod ships CJS too, so it stays external.
-    entry,
+    entry: { ...entry, diagnostics: 'src/core/diagnostics.ts' },
     format: ['cjs'],
     noExternal: ['ky', 'jose'],
     target: 'es2022',
     platform: 'node',
     removeNodeProtocol: false,
-    esbuildPlugins: [unusedNodeNet],
+    esbuildPlugins: [unusedNodeNet, diagnosticsBySubpathImport],
     dts,
     sourcemap: true,
     treeshake: true,
@@ -91,6 +121,16 @@ export default defineConfig([
     target: 'es2022',
     platform: 'node',
     esbuildPlugins: [clientByPackageName],
+    sourcemap: true,
+    treeshake: true,
+  },
+  {
+    // agentchat/otel in ESM and CJS; its OpenTelemetry peers stay external.
+    entry: otelEntry,
+    format: ['esm', 'cjs'],
+    target: 'es2022',
+    platform: 'node',
+    removeNodeProtocol: false,
     sourcemap: true,
     treeshake: true,
   },

@@ -6,6 +6,7 @@ import type { ContenderName } from './contenders.js';
 import type { HeapResult } from './heap.js';
 import { type BurstTimings, pairedRatio, type Timings } from './latency.js';
 import type { McpAuthResult } from './mcp-auth.js';
+import type { TracingOverheads } from './otel.js';
 import type { Overheads } from './overhead.js';
 
 const us = (value: number) => `${value.toFixed(0)} µs`;
@@ -154,6 +155,24 @@ export function overheadTable(results: Overheads): string {
     }
   }
   return table(['operation', 'client', 'median', 'p90', 'median − fetch'], rows);
+}
+
+/** One row per operation and tracing state: median, p90 and the median over `off`'s. */
+export function tracingTable(results: TracingOverheads): string {
+  const rows: string[][] = [];
+  for (const [operation, timings] of results) {
+    const off = timings.get('off')?.median ?? 0;
+    for (const [mode, summary] of timings) {
+      rows.push([
+        operation,
+        mode,
+        us1(summary.median),
+        us1(summary.p90),
+        us1(summary.median - off),
+      ]);
+    }
+  }
+  return table(['operation', 'tracing', 'median', 'p90', 'median − off'], rows);
 }
 
 /** Heap allocated per call with a stub fetch, and the difference to ky + policy's. */

@@ -6,7 +6,7 @@
  * figure and verdict, and exits 0 whatever the verdicts: it has too few samples to judge by).
  *
  * Options: --smoke for the short run; --only=<sections> for some of them, comma-separated, from
- * bundle, import, overhead, allocation, sequential, burst, realistic, heap, mcp-auth.
+ * bundle, import, overhead, tracing, allocation, sequential, burst, realistic, heap, mcp-auth.
  */
 import { parseArgs } from 'node:util';
 import { measureAllocation } from './allocation.js';
@@ -26,6 +26,7 @@ import { describeMachine } from './machine.js';
 import { measureMcpAuth } from './mcp-auth.js';
 import { BENCH_API_KEY, type MockProcess, startMockProcess } from './mock-process.js';
 import { OPERATIONS } from './operations.js';
+import { measureTracingOverhead } from './otel.js';
 import { measureOverhead } from './overhead.js';
 import {
   allocationTable,
@@ -38,6 +39,7 @@ import {
   overheadTable,
   targetTable,
   throughputTable,
+  tracingTable,
   type Verdict,
 } from './report.js';
 
@@ -45,6 +47,7 @@ const SECTIONS = [
   'bundle',
   'import',
   'overhead',
+  'tracing',
   'allocation',
   'sequential',
   'burst',
@@ -122,6 +125,14 @@ if (wants('overhead')) {
     const toKy = ratioOf(timings, 'agentchat', 'ky+policy');
     judge(`client CPU, ${operation}, stubbed ≤ 1.15x ky+policy`, x(toKy), toKy <= 1.15);
   }
+}
+
+if (wants('tracing')) {
+  const { samples, batch } = config.overhead;
+  progress(`tracing's CPU with a stub fetch, ${samples} batches of ${batch} per state`);
+  out('### Tracing: client CPU per call, network stubbed out\n');
+  out(tracingTable(await measureTracingOverhead(config.overhead)));
+  out();
 }
 
 if (wants('allocation')) {

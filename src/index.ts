@@ -25,6 +25,7 @@ export type {
   CustomRequestOptions,
   QueryValue,
 } from './core/custom-request.js';
+export type { AttemptChannelContext, CallChannelContext } from './core/diagnostics.js';
 export {
   AgentChatError,
   APIConnectionError,

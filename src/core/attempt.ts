@@ -9,6 +9,7 @@ import { readCappedBody } from '../internal/capped-body.js';
 import { isTooDeep } from '../internal/json.js';
 import type { Call } from './call.js';
 import type { Authorization, Credential } from './credential.js';
+import { traceAttempt, tracingChannel } from './diagnostics.js';
 import {
   AgentChatError,
   describeCall,
@@ -22,19 +23,34 @@ import { invalidBodyError, withBodyRead } from './response.js';
 
 /**
  * Runs one attempt of `call` and returns its response, its body already read (see
- * `withBodyRead`). `customFetch` is the client's `fetch` option, when it has one.
+ * `withBodyRead`). `customFetch` is the client's `fetch` option, when it has one; `errorOf` reads
+ * what an attempt threw as an SDK error, for the `agentchat:attempt` channel.
  */
 export function attempt(
   request: Request,
   call: Call,
   customFetch: typeof globalThis.fetch | undefined,
+  errorOf: (error: unknown, call: Call) => AgentChatError,
 ): Promise<Response> {
   call.beginAttempt(request);
   // ky re-sends a copy of the request as it was before any attempt, so each attempt stamps its own.
-  const { credential, idempotencyKey } = call.options;
+  const { idempotencyKey } = call.options;
   if (idempotencyKey !== undefined) request.headers.set('idempotency-key', idempotencyKey);
-  // So the service can tell a retry (the 401 replay included) from a new call.
+  // So the service can tell a retry (the 401 replay included) from a new call; set before the
+  // attempt's channel starts, so that its context shows the header.
   request.headers.set('x-agentchat-retry-count', String(call.attempts - 1));
+  const channel = tracingChannel('attempt');
+  const send = () => sendAttempt(request, call, customFetch);
+  return channel ? traceAttempt(channel, send, request, call, errorOf) : send();
+}
+
+/** Sends an attempt's request, authorised, and reads its answer. */
+function sendAttempt(
+  request: Request,
+  call: Call,
+  customFetch: typeof globalThis.fetch | undefined,
+): Promise<Response> {
+  const { credential } = call.options;
   // The platform's fetch is looked up per attempt (sendPlatform), so a fetch patched after the
   // client was made (msw, a test) is used.
   const fetch: Fetch = customFetch

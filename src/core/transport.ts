@@ -18,6 +18,7 @@ import { logAttempt } from './attempt-log.js';
 import { Call, callSending, type Endpoint, type HandOver, responseOf } from './call.js';
 import { type ClientWait, holdCall, holdRetry, logHeld } from './client-wait.js';
 import { bearerCredential, type Credential } from './credential.js';
+import { traceCall, tracingChannel } from './diagnostics.js';
 import {
   type AgentChatError,
   APIUserAbortError,
@@ -33,6 +34,7 @@ import {
   type RequestOptions,
   requestOptionsSchema,
 } from './options.js';
+import { requestIdOf } from './redaction.js';
 import type { RetryBudget } from './retry-budget.js';
 import { retryDelay, retryOptions, sleep } from './retry-policy.js';
 import { outOfTime, toAgentChatError } from './to-agentchat-error.js';
@@ -110,16 +112,33 @@ export class Transport {
   }
 
   /**
-   * Runs a call and resolves to it, its data and response in place. One async function for the
-   * whole call, since each costs a promise and a suspended frame per call.
+   * Checks a call and runs it, on the `agentchat:call` channel when someone subscribes to it (see
+   * diagnostics.ts); bad input rejects before anything is sent or published.
    */
-  async #send<Input, Output>(
+  #send<Input, Output>(
     endpoint: Endpoint<Input, Output>,
     params: unknown,
     options: RequestOptions | undefined,
     handOver: HandOver,
   ): Promise<Call> {
-    const kyOptions = this.#prepare(endpoint, params, options, handOver);
+    let kyOptions: CallOptions;
+    try {
+      kyOptions = this.#prepare(endpoint, params, options, handOver);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const channel = tracingChannel('call');
+    const run = () => this.#run(kyOptions);
+    return channel
+      ? traceCall(channel, run, kyOptions, params, this.#config.baseUrl, requestIdOf)
+      : run();
+  }
+
+  /**
+   * Runs a call and resolves to it, its data and response in place. One async function for the
+   * whole call, since each costs a promise and a suspended frame per call.
+   */
+  async #run(kyOptions: CallOptions): Promise<Call> {
     const { call } = kyOptions;
     const log = this.#config.log;
     try {
@@ -312,7 +331,8 @@ function createKy(config: TransportConfig): KyInstance {
   return ky.create({
     timeout: config.timeout,
     // One function for every call: ky hands it the call among the options it does not know.
-    fetch: (request, init) => attempt(request as Request, (init as CallOptions).call, config.fetch),
+    fetch: (request, init) =>
+      attempt(request as Request, (init as CallOptions).call, config.fetch, toAgentChatError),
     // Never followed (see attempt.ts): a redirect to another origin would take the body, the
     // headers and the Idempotency-Key with it.
     redirect: 'manual',

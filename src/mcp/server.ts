@@ -3,6 +3,7 @@ import { type Client, ConfigurationError, VERSION } from '../index.js';
 import { type McpToolScope, type ToolName, toolsInScope } from './scope.js';
 import { toolError, toolSuccess } from './tool-result.js';
 import type { AgentChatTool, Operations } from './tools.js';
+import { withTraceContext } from './trace-context.js';
 
 /**
  * Options of {@link createMcpServer}.
@@ -116,7 +117,9 @@ function registerTool<Input, Output extends object>(
     { title, description, annotations, inputSchema, outputSchema },
     async (input, context) => {
       try {
-        const output = await tool.call(client, input, context.mcpReq.signal);
+        // The host's trace context, when it sends one, is the parent of the call's spans.
+        const { _meta: meta, signal } = context.mcpReq;
+        const output = await withTraceContext(meta, () => tool.call(client, input, signal));
         return toolSuccess(output, tool.summarize(output));
       } catch (error) {
         return toolError(error);

@@ -60,6 +60,10 @@ describe('the browser bundle', () => {
     );
     // The whole bundle is measured, the app's few lines included: the SDK's share is at most this.
     expect(gzip).toBeLessThanOrEqual(sizeBudget);
+    // Browsers get the diagnostics channels' stub (package.json `imports`): neither their code
+    // nor Node's module name is in a page.
+    expect(code).not.toContain('diagnostics_channel');
+    expect(code).not.toContain('agentchat:attempt');
     // The OAuth 2.0 provider, which this app does not import, is not in it, nor is jose.
     expect(providerMarks.filter((mark) => code.includes(mark))).toEqual([]);
     expect(contributingInputs(metafile).filter((path) => path.includes('/jose/'))).toEqual([]);

@@ -42,6 +42,9 @@ describe('a browser app built from the tarball by each bundler', () => {
     );
     expect(gzip).toBeLessThanOrEqual(sizeBudget);
     expect(warnings).toEqual([]);
+    // Browsers get the channels' stub whichever build the bundler takes (webpack's `require`
+    // takes the CJS one): no Node module name, no channel code.
+    expect(code).not.toContain('diagnostics_channel');
   });
 
   it.each(names)('%s: runs in Chromium against `agentchat-mock`', async (name) => {

@@ -43,6 +43,7 @@ describe('the packed tarball', () => {
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
       '.',
       './mcp',
+      './otel',
       './package.json',
       './testing',
     ]);
