@@ -95,8 +95,12 @@ const KIND = {
 export function explain({ changes, needed, pending, passed }: ApiCheck): string {
   if (changes.length === 0) return `api:check: the public API is the one ${REPORTS}/ records.`;
   const listed = changes
-    .map(({ entry, kind, name, lines }) =>
-      [`  ${entry}: ${name} ${KIND[kind]}`, ...lines.map((line) => `      ${line}`)].join('\n'),
+    .map(({ entry, kind, name, lines, reason }) =>
+      [
+        `  ${entry}: ${name} ${KIND[kind]}`,
+        ...lines.map((line) => `      ${line}`),
+        ...(reason === undefined ? [] : reason.split('\n').map((line) => `    ${line}`)),
+      ].join('\n'),
     )
     .join('\n');
   const pendingText =
