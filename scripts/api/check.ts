@@ -86,7 +86,7 @@ export async function checkApi(root: string): Promise<ApiCheck> {
 
 const KIND = {
   added: 'added',
-  extended: 'extended',
+  extended: 'extended or changed compatibly',
   removed: 'removed',
   changed: 'changed (a removal or narrowing)',
 } as const;

@@ -29,7 +29,11 @@ import {
 export interface ApiChange {
   /** The entry point: `agentchat/testing`. */
   readonly entry: string;
-  /** `added` and `extended` need `minor`; `removed` and `changed` need `major`. */
+  /**
+   * `added` and `extended` (new lines, or lines the compiler found compatible) need `minor`;
+   * `removed` and `changed` (a removal, a narrowing, or what the compiler could not decide) need
+   * `major`.
+   */
   readonly kind: 'added' | 'extended' | 'removed' | 'changed';
   /** The declaration's name, or `(entry point)` for a whole entry point. */
   readonly name: string;
@@ -48,10 +52,7 @@ const DECLARATION =
 
 /** A report's declarations by name, each a list of normalized lines. */
 export function declarations(text: string): Map<string, string[]> {
-  const report = text.replaceAll('\r\n', '\n');
-  const start = report.indexOf('```ts\n');
-  const end = report.lastIndexOf('\n```');
-  const code = start === -1 || end <= start ? '' : report.slice(start + 6, end);
+  const code = codeBlock(text);
   const found = new Map<string, string[]>();
   for (const block of code.split(/\n\s*\n/)) {
     const lines = block
@@ -183,6 +184,8 @@ const QUESTIONS: Record<ReportDeclaration['kind'], readonly Question[]> = {
   class: ['new-to-old', 'static', 'constructor'],
   function: ['arguments', 'result'],
   value: ['new-to-old'],
+  // `typeof` would see its values only, not the types inside it.
+  namespace: [],
 };
 
 const SAYS: Record<Question, string> = {
@@ -281,7 +284,14 @@ function judge(
     });
     return { own, users, through, isType };
   });
-  const answers = runProbes(root, before, after, requests);
+  let answers: ProbeAnswer[];
+  try {
+    answers = runProbes(root, before, after, requests);
+  } catch (error) {
+    // A compiler that fails decides nothing: every change it was asked about stays major.
+    const why = `the probe failed: ${error instanceof Error ? error.message : String(error)}`;
+    answers = requests.map(() => ({ holds: false, undecided: true, why }));
+  }
   const answer = (index: number) => answers[index] as ProbeAnswer;
   const failures = (asked: readonly number[]) =>
     asked.flatMap((index) => {
@@ -298,6 +308,12 @@ function judge(
       .join('\n');
 
   return plans.map(({ own, users, through, isType }) => {
+    if (own.length === 0) {
+      return {
+        compatible: false,
+        reason: 'undecided, so taken as breaking: a namespace is not probed',
+      };
+    }
     const failed = failures(own);
     if (failed.length === 0) {
       return { compatible: true, reason: 'what compiled against the old still compiles' };

@@ -38,7 +38,7 @@ export type Question =
   | 'result';
 
 /** A declaration's kind, as far as the probes care. */
-export type DeclarationKind = 'type' | 'class' | 'function' | 'value';
+export type DeclarationKind = 'type' | 'class' | 'function' | 'value' | 'namespace';
 
 /** One top-level declaration of a report. */
 export interface ReportDeclaration {
@@ -68,7 +68,7 @@ const KEYWORDS: Record<string, DeclarationKind> = {
   FunctionDeclaration: 'value',
   VariableStatement: 'value',
   EnumDeclaration: 'value',
-  ModuleDeclaration: 'value',
+  ModuleDeclaration: 'namespace',
 };
 
 function nameOf(statement: ts.Statement): string | undefined {
@@ -123,9 +123,11 @@ export function reportDeclarations(code: string): Map<string, ReportDeclaration>
         ? 'class'
         : statements.length === 1 && ts.isFunctionDeclaration(statements[0] as ts.Statement)
           ? 'function'
-          : kinds.includes('value')
-            ? 'value'
-            : 'type',
+          : kinds.includes('namespace')
+            ? 'namespace'
+            : kinds.includes('value')
+              ? 'value'
+              : 'type',
       parameters:
         parameters.length === 0
           ? ''

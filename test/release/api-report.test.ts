@@ -215,6 +215,11 @@ export interface McpToolScope<ReadOnly extends boolean = boolean, Tools extends 
 }
 
 // @public
+export type PlainFields<E> = {
+    readonly [K in keyof E as E[K] extends Function ? never : K]: E[K];
+};
+
+// @public
 export function projectUrl(base: string, project?: string): string;
 
 // @public
@@ -356,6 +361,16 @@ describe('what the compiler makes of a changed declaration', () => {
       });
       expect(broken.reasons).toMatch(
         /undecided, so taken as breaking: the new report's declaration of McpHttpHandlerOptions does not compile/,
+      );
+      // A key-remapping mapped type over a type parameter: TypeScript cannot relate it even to a
+      // copy of itself, so its answer about the new one would mean nothing.
+      const mapped = judged([
+        'extends Function ? never',
+        'extends (...args: never[]) => unknown ? never',
+      ]);
+      expect(mapped).toMatchObject({ kinds: [['PlainFields', 'changed']], bump: 'major' });
+      expect(mapped.reasons).toContain(
+        'TypeScript cannot relate PlainFields even to a copy of itself',
       );
     },
     EXTRACT_TIMEOUT,
