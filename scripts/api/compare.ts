@@ -333,7 +333,7 @@ function judge(
       const names = through.map(({ name }) => name).join(', ');
       return {
         compatible: true,
-        reason: `only one way holds (${SAYS[failed[0]?.question ?? 'old-to-new']}), but it reaches users only through ${names}, which still take what compiled against the old`,
+        reason: `only one way holds (${SAYS[failed[0]?.question ?? 'old-to-new']}), but it reaches users only through ${names}, ${through.length === 1 ? 'which still takes' : 'which all still take'} what compiled against the old`,
       };
     }
     return {
