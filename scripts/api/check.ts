@@ -86,7 +86,7 @@ export async function checkApi(root: string): Promise<ApiCheck> {
 
 const KIND = {
   added: 'added',
-  extended: 'extended',
+  extended: 'extended or changed compatibly',
   removed: 'removed',
   changed: 'changed (a removal or narrowing)',
 } as const;
@@ -95,8 +95,12 @@ const KIND = {
 export function explain({ changes, needed, pending, passed }: ApiCheck): string {
   if (changes.length === 0) return `api:check: the public API is the one ${REPORTS}/ records.`;
   const listed = changes
-    .map(({ entry, kind, name, lines }) =>
-      [`  ${entry}: ${name} ${KIND[kind]}`, ...lines.map((line) => `      ${line}`)].join('\n'),
+    .map(({ entry, kind, name, lines, reason }) =>
+      [
+        `  ${entry}: ${name} ${KIND[kind]}`,
+        ...lines.map((line) => `      ${line}`),
+        ...(reason === undefined ? [] : reason.split('\n').map((line) => `    ${line}`)),
+      ].join('\n'),
     )
     .join('\n');
   const pendingText =
