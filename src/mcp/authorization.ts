@@ -16,6 +16,7 @@ import {
   readRequestBody,
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
+import type { JWTVerifyGetKey } from 'jose';
 import type { Caller, Logger } from '../index.js';
 import { missingScope, SCOPES_SUPPORTED } from './scope.js';
 import {
@@ -45,6 +46,8 @@ export interface AuthorizationGateOptions {
   readonly audience: readonly string[] | undefined;
   readonly introspection: IntrospectionCredentials | undefined;
   readonly logger: Logger | undefined;
+  /** The issuer's keys when they are at hand (the sign-in front's): see the verifier. */
+  readonly keySet?: JWTVerifyGetKey | undefined;
   /** The tools the server offers, whose calls are checked against each token's scopes. */
   // biome-ignore lint/suspicious/noExplicitAny: tools of different shapes
   readonly tools: readonly AgentChatTool<any, any>[];
@@ -73,7 +76,7 @@ export interface AuthorizationGate {
  * `buildOAuthProtectedResourceMetadata`); the handler turns it into a `ConfigurationError`.
  */
 export function createAuthorizationGate(options: AuthorizationGateOptions): AuthorizationGate {
-  const { issuer, resource, audience, introspection, logger, tools } = options;
+  const { issuer, resource, audience, introspection, logger, tools, keySet } = options;
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
   const metadata = {
     // The SDK reads only the issuer of the authorization server's metadata here.
@@ -98,6 +101,7 @@ export function createAuthorizationGate(options: AuthorizationGateOptions): Auth
     audience,
     introspection,
     logger,
+    keySet,
   });
 
   const metadataResponse = (request: Request, pathname: string): Response | undefined => {

@@ -7,6 +7,7 @@ import {
   OAuthErrorCode,
   originValidationResponse,
 } from '@modelcontextprotocol/server';
+import type { JWTVerifyGetKey } from 'jose';
 import type { forRequest as forRequestMethod } from '../client.js';
 import {
   AgentChatError,
@@ -18,7 +19,14 @@ import {
 } from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
-import { type McpToolScope, type ToolName, toolsForToken, toolsInScope } from './scope.js';
+import { signInFrontOf } from './front/index.js';
+import {
+  type McpToolScope,
+  SCOPES_SUPPORTED,
+  type ToolName,
+  toolsForToken,
+  toolsInScope,
+} from './scope.js';
 import { isClientLike, serverWithTools } from './server.js';
 import type { IntrospectionCredentials } from './token-verifier.js';
 import type { Operations } from './tools.js';
@@ -113,6 +121,46 @@ export interface McpHttpHandlerOptions<
    */
   introspection?: IntrospectionCredentials;
   /**
+   * The OpenID issuer of the company's identity provider (Entra ID, Okta, Google, Keycloak...)
+   * for the sign-in front: this server becomes the authorization server hosts register with
+   * (RFC 8414 metadata at its origin, RFC 7591 registration, Client ID Metadata Documents, PKCE
+   * S256, refresh tokens rotated, revocation), shows its own consent page, signs each person in
+   * at this issuer (OpenID Connect with PKCE and a nonce, as the one app registered there, whose
+   * redirect URI is `<origin of resource>/oauth/callback`), and issues its own RFC 9068 access
+   * tokens for `resource`. Needs `client`, `resource` and `upstreamClientId`; not with
+   * `authorizationServer`. Needs the optional peers `oidc-provider`, `openid-client` and
+   * `light-my-request`.
+   *
+   * @default none: no sign-in front
+   */
+  upstreamIssuer?: string;
+  /**
+   * The client id of the app registered for this server at `upstreamIssuer`.
+   *
+   * @default none: required with `upstreamIssuer`
+   */
+  upstreamClientId?: string;
+  /**
+   * That app's secret (a confidential client); without, the front signs in as a public client
+   * with PKCE alone.
+   *
+   * @default none
+   */
+  upstreamClientSecret?: string;
+  /**
+   * The scope asked of `upstreamIssuer`; it must hold `openid`.
+   *
+   * @default `'openid profile email'`
+   */
+  upstreamScope?: string;
+  /**
+   * The private key the front signs access tokens with, a private JWK or a PKCS#8 PEM: give
+   * every replica the same one. Without, a key is made at start, and tokens end with the process.
+   *
+   * @default none: a key made at start
+   */
+  signingKey?: string | JsonWebKey;
+  /**
    * Where, with `authorizationServer`, each tool call is logged at `info` with who made it (the
    * token's subject and client id, never the token), and an unreachable issuer at `warn`.
    *
@@ -194,8 +242,11 @@ export function createMcpHttpHandler<
   const Tools extends readonly ToolName[] = readonly ToolName[],
   Given = McpHttpHandlerOptions,
 >(options?: McpHttpHandlerOptions<ReadOnly, Tools> & OneClientSource<Given>): McpHttpHandler;
-export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHttpHandler {
-  checkOptionNames(options);
+export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttpHandler {
+  checkOptionNames(given);
+  // The sign-in front is the authorization server: the rest is as for any other.
+  const front = signInFrontOf(given, SCOPES_SUPPORTED);
+  const options = front ? { ...given, authorizationServer: front.issuer } : given;
   const { client, clientOptions, allowedOrigins = [], allowedHosts } = options;
   if (options.authorizationServer !== undefined) {
     if (clientOptions !== undefined || client === undefined) {
@@ -238,7 +289,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     });
   const operationsFor = (token: string | undefined): Operations =>
     client !== undefined || token === undefined ? shared : withApiKey(shared, token);
-  const gate = authorizationGate(options, tools);
+  const gate = authorizationGate(options, tools, front?.keySet);
   const mcp = createMcpHandler(({ authInfo }) => {
     if (gate === undefined) return serverWithTools(operationsFor(authInfo?.token), tools);
     // Behind the gate: the server's own credential, the verified caller told to its middleware,
@@ -252,6 +303,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     const { pathname } = new URL(request.url);
     const metadata = gate?.metadataResponse(request, pathname);
     if (metadata) return metadata;
+    if (front?.handles(pathname)) return front.fetch(request);
     if (pathname === '/health') {
       return request.method === 'GET' || request.method === 'HEAD'
         ? Response.json({ status: 'ok' })
@@ -345,6 +397,11 @@ const OPTION_NAMES = [
   'logger',
   'tools',
   'readOnly',
+  'upstreamIssuer',
+  'upstreamClientId',
+  'upstreamClientSecret',
+  'upstreamScope',
+  'signingKey',
 ];
 
 function checkOptionNames(options: object): void {
@@ -362,6 +419,7 @@ function checkOptionNames(options: object): void {
 function authorizationGate(
   options: McpHttpHandlerOptions,
   tools: Parameters<typeof createAuthorizationGate>[0]['tools'],
+  keySet: JWTVerifyGetKey | undefined,
 ): AuthorizationGate | undefined {
   const { authorizationServer: issuer, resource, introspection, logger } = options;
   const audience = options.audience === undefined ? undefined : [options.audience].flat();
@@ -402,6 +460,7 @@ function authorizationGate(
       introspection,
       logger,
       tools,
+      keySet,
     });
   } catch (error) {
     // The SDK refuses an issuer that is not https outside loopback.

@@ -73,6 +73,8 @@ export interface TokenVerifierOptions {
   readonly introspection?: IntrospectionCredentials | undefined;
   /** Where an unreachable issuer is reported. */
   readonly logger?: Logger | undefined;
+  /** The issuer's keys when they are at hand (the sign-in front's own): nothing is fetched. */
+  readonly keySet?: JWTVerifyGetKey | undefined;
 }
 
 /** The verifier, and what tests read of its cache. */
@@ -129,7 +131,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   const audiences = [resource, ...(options.audience ?? [])];
   const metadata = issuerMetadata(issuer, logger);
   const cache = new VerifiedTokenCache(VERIFIED_TOKEN_CACHE_SIZE);
-  let keySet: JWTVerifyGetKey | undefined;
+  let keySet: JWTVerifyGetKey | undefined = options.keySet;
 
   const unavailable = (what: string, error: unknown): OAuthError => {
     const reason = error instanceof Error ? error.message : String(error);

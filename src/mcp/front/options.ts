@@ -1,0 +1,113 @@
+/**
+ * The sign-in front's settings, checked when the handler is made (a `ConfigurationError` then,
+ * never at the first request). Nothing here loads oidc-provider.
+ */
+import type { AdapterConstructor } from 'oidc-provider';
+import { ConfigurationError } from '../../index.js';
+
+/** The scope asked of the upstream when none is given. */
+export const DEFAULT_UPSTREAM_SCOPE = 'openid profile email';
+
+/** What the front is made from, checked. */
+export interface FrontSettings {
+  /** The front's issuer: the origin of the resource. */
+  readonly issuer: string;
+  readonly resource: string;
+  readonly toolScopes: readonly string[];
+  readonly upstreamIssuer: string;
+  readonly upstreamClientId: string;
+  readonly upstreamClientSecret: string | undefined;
+  readonly upstreamScope: string;
+  /** A private JWK or PKCS#8 PEM; a key is made at start without. */
+  readonly signingKey: string | object | undefined;
+  /** Makes the shared store's adapter; memory without. */
+  readonly store: (() => Promise<AdapterConstructor>) | undefined;
+}
+
+/** The upstream options as the handler takes them. */
+export interface FrontOptionValues {
+  readonly upstreamIssuer?: unknown;
+  readonly upstreamClientId?: unknown;
+  readonly upstreamClientSecret?: unknown;
+  readonly upstreamScope?: unknown;
+  readonly signingKey?: unknown;
+}
+
+/**
+ * The front's settings from the handler's options.
+ *
+ * @throws {@link ConfigurationError} naming the option that is missing or invalid.
+ */
+export function frontSettings(
+  values: FrontOptionValues,
+  resource: URL,
+  toolScopes: readonly string[],
+  store: FrontSettings['store'],
+): FrontSettings {
+  const { upstreamIssuer, upstreamClientId, upstreamClientSecret, upstreamScope, signingKey } =
+    values;
+  const issuerUrl = typeof upstreamIssuer === 'string' ? URL.parse(upstreamIssuer) : null;
+  if (issuerUrl === null || !['https:', 'http:'].includes(issuerUrl.protocol)) {
+    throw new ConfigurationError(
+      `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: expected the OpenID issuer URL of the identity provider, such as https://login.microsoftonline.com/<tenant>/v2.0.`,
+    );
+  }
+  if (issuerUrl.protocol === 'http:' && !isLoopbackHost(issuerUrl.hostname)) {
+    throw new ConfigurationError(
+      `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: an identity provider is reached over https (http only on this machine).`,
+    );
+  }
+  if (typeof upstreamClientId !== 'string' || upstreamClientId === '') {
+    throw new ConfigurationError(
+      'createMcpHttpHandler with upstreamIssuer needs upstreamClientId, the client id of the app registered for this server at the identity provider.',
+    );
+  }
+  if (
+    upstreamClientSecret !== undefined &&
+    (typeof upstreamClientSecret !== 'string' || upstreamClientSecret === '')
+  ) {
+    throw new ConfigurationError(
+      'createMcpHttpHandler: upstreamClientSecret must be a non-empty string (the secret of the app registered at the identity provider).',
+    );
+  }
+  if (
+    upstreamScope !== undefined &&
+    (typeof upstreamScope !== 'string' || !upstreamScope.split(' ').includes('openid'))
+  ) {
+    throw new ConfigurationError(
+      `Invalid upstreamScope ${JSON.stringify(upstreamScope)}: a space-separated list holding openid, such as ${JSON.stringify(DEFAULT_UPSTREAM_SCOPE)}.`,
+    );
+  }
+  if (
+    signingKey !== undefined &&
+    typeof signingKey !== 'string' &&
+    (typeof signingKey !== 'object' || signingKey === null)
+  ) {
+    throw new ConfigurationError(
+      'createMcpHttpHandler: signingKey must be a private JWK or a PKCS#8 PEM.',
+    );
+  }
+  if (resource.protocol === 'http:' && !isLoopbackHost(resource.hostname)) {
+    throw new ConfigurationError(
+      `Invalid resource ${JSON.stringify(resource.href)}: with upstreamIssuer the server is an authorization server, reached over https (http only on this machine).`,
+    );
+  }
+  return {
+    issuer: resource.origin,
+    resource: resource.href,
+    toolScopes,
+    // As given: the upstream's metadata and ID tokens must name this very string.
+    upstreamIssuer: upstreamIssuer as string,
+    upstreamClientId,
+    upstreamClientSecret: upstreamClientSecret as string | undefined,
+    upstreamScope: (upstreamScope as string | undefined) ?? DEFAULT_UPSTREAM_SCOPE,
+    signingKey: signingKey as string | object | undefined,
+    store,
+  };
+}
+
+/** True for a name or address only this machine reaches. */
+export function isLoopbackHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
