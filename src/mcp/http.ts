@@ -5,7 +5,6 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { Client, ConfigurationError, type Logger } from '../index.js';
 import type { BinArguments } from './arguments.js';
@@ -19,6 +18,7 @@ import {
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler.js';
 import { lingeringClose } from './lingering-close.js';
 import { malformedRequestGuard } from './malformed-request.js';
+import { nodeListener } from './node-listener.js';
 
 /** How long calls in flight may take to finish after SIGTERM or SIGINT before they are cut off. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -173,9 +173,9 @@ export async function serveOnHttp(
 
 /** The handler as a node:http listener; its own faults are one line on standard error. */
 function nodeHandler(handler: ReturnType<typeof createMcpHttpHandler>) {
-  return toNodeHandler(handler, {
-    onerror: (error) => process.stderr.write(`agentchat-mcp: ${error.message}\n`),
-  });
+  return nodeListener(handler, (error) =>
+    process.stderr.write(`agentchat-mcp: ${error.message}\n`),
+  );
 }
 
 /** A host as a URL holds it: an IPv6 address in brackets. */

@@ -118,5 +118,4 @@ async function discover(options: UpstreamOptions): Promise<oidc.Configuration> {
 }
 
 /** The bounded fetch, as openid-client calls it. */
-const upstreamFetch: oidc.CustomFetch = (url, options) =>
-  boundedFetch(url, options as RequestInit);
+const upstreamFetch: oidc.CustomFetch = (url, options) => boundedFetch(url, options as RequestInit);
