@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../index.js';
 import { describeParseArgsError, isParseArgsError } from '../internal/command-line.js';
-import type { McpToolScope, ToolName } from './scope.js';
+import type { McpScopeNames, McpToolScope, ToolName } from './scope.js';
 
 /** The text `agentchat-mcp --help` prints. */
 export const USAGE = `Usage: agentchat-mcp [options]
@@ -27,6 +27,13 @@ Options:
                             resource (Entra ID: the API's application id); repeat for more
   --introspection           with --authorization-server, also accept opaque tokens, checked by
                             introspection as AGENTCHAT_INTROSPECTION_CLIENT_ID and _SECRET
+  --read-scope <name>       with --authorization-server, the scope get_project needs, as tokens
+                            carry it (default agentchat:read; Entra ID: agentchat.read)
+  --write-scope <name>      with --authorization-server, the scope create_project and
+                            send_message need (default agentchat:write)
+  --scope-prefix <prefix>   with --authorization-server, put before each scope in the metadata
+                            and challenges, as hosts request it (Entra ID: api://<application id>/);
+                            tokens may carry a scope with it or without
   --tools <a,b>             serve only these tools
   --read-only               serve only the tools that change nothing (get_project)
   -h, --help                show this help
@@ -82,6 +89,8 @@ export interface BinAuthorization {
   readonly audience: readonly string[];
   /** `--introspection`: opaque tokens are introspected. */
   readonly introspection: boolean;
+  /** `--read-scope`, `--write-scope` and `--scope-prefix`, those given. */
+  readonly scopeNames: McpScopeNames;
 }
 
 const options = {
@@ -97,9 +106,22 @@ const options = {
   resource: { type: 'string' },
   audience: { type: 'string', multiple: true },
   introspection: { type: 'boolean' },
+  'read-scope': { type: 'string' },
+  'write-scope': { type: 'string' },
+  'scope-prefix': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
+
+/** Options that only mean something with `--authorization-server`. */
+const AUTHORIZATION_ONLY = [
+  'resource',
+  'audience',
+  'introspection',
+  'read-scope',
+  'write-scope',
+  'scope-prefix',
+] as const;
 
 /** Options that only mean something with `--http`. */
 const HTTP_ONLY = [
@@ -112,6 +134,9 @@ const HTTP_ONLY = [
   'resource',
   'audience',
   'introspection',
+  'read-scope',
+  'write-scope',
+  'scope-prefix',
 ] as const;
 
 /**
@@ -138,9 +163,7 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
   }
   const issuer = values['authorization-server'];
   if (issuer === undefined) {
-    const stray = (['resource', 'audience', 'introspection'] as const).find(
-      (name) => values[name] !== undefined,
-    );
+    const stray = AUTHORIZATION_ONLY.find((name) => values[name] !== undefined);
     if (stray !== undefined) {
       throw new ConfigurationError(
         `--${stray} is for an OAuth protected resource: add --authorization-server.`,
@@ -173,6 +196,12 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
             resource: values.resource,
             audience: values.audience ?? [],
             introspection: values.introspection ?? false,
+            // Checked when the handler is made, which names the flag.
+            scopeNames: {
+              ...(values['read-scope'] !== undefined && { readScope: values['read-scope'] }),
+              ...(values['write-scope'] !== undefined && { writeScope: values['write-scope'] }),
+              ...(values['scope-prefix'] !== undefined && { scopePrefix: values['scope-prefix'] }),
+            },
           },
   };
 }

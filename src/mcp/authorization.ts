@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { JWTVerifyGetKey } from 'jose';
 import type { Caller, Logger } from '../index.js';
-import { missingScope, SCOPES_SUPPORTED } from './scope.js';
+import { missingScope, type ToolScopes } from './scope.js';
 import {
   createTokenVerifier,
   type IntrospectionCredentials,
@@ -51,6 +51,8 @@ export interface AuthorizationGateOptions {
   /** The tools the server offers, whose calls are checked against each token's scopes. */
   // biome-ignore lint/suspicious/noExplicitAny: tools of different shapes
   readonly tools: readonly AgentChatTool<any, any>[];
+  /** The scope each tool needs, as configured. */
+  readonly scopes: ToolScopes;
 }
 
 /** A request let through: who sent it, and the request to serve (its body read once, here). */
@@ -76,14 +78,17 @@ export interface AuthorizationGate {
  * `buildOAuthProtectedResourceMetadata`); the handler turns it into a `ConfigurationError`.
  */
 export function createAuthorizationGate(options: AuthorizationGateOptions): AuthorizationGate {
-  const { issuer, resource, audience, introspection, logger, tools, keySet } = options;
+  const { issuer, resource, audience, introspection, logger, tools, scopes, keySet } = options;
+  // What a host is told to ask for when refused without a valid token (the MCP authorization
+  // spec's scope selection): the scopes of the tools this server offers, no more.
+  const challengeScopes = [...scopes.neededBy(tools)];
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
   const metadata = {
     // The SDK reads only the issuer of the authorization server's metadata here.
     ...buildOAuthProtectedResourceMetadata({
       oauthMetadata: { issuer } as OAuthMetadata,
       resourceServerUrl: resource,
-      scopesSupported: [...SCOPES_SUPPORTED],
+      scopesSupported: [...scopes.supported],
       resourceName: 'Project and Agent Chat',
     }),
     bearer_methods_supported: ['header'],
@@ -134,7 +139,9 @@ export function createAuthorizationGate(options: AuthorizationGateOptions): Auth
         },
         {
           status: 401,
-          headers: { 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` },
+          headers: {
+            'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}", scope="${challengeScopes.join(' ')}"`,
+          },
         },
       );
     }
@@ -152,7 +159,10 @@ export function createAuthorizationGate(options: AuthorizationGateOptions): Auth
           headers: { 'retry-after': String(RETRY_AFTER_S) },
         });
       }
-      return bearerAuthChallengeResponse(error, { resourceMetadataUrl });
+      return bearerAuthChallengeResponse(error, {
+        requiredScopes: challengeScopes,
+        resourceMetadataUrl,
+      });
     }
     if (request.method !== 'POST') return { authInfo, request };
     // The body is read here, capped, for the calls it makes; the MCP handler gets it rebuilt.
@@ -182,7 +192,7 @@ export function createAuthorizationGate(options: AuthorizationGateOptions): Auth
         { status: 400 },
       );
     }
-    const missing = await missingScope(messages, tools, authInfo);
+    const missing = await missingScope(messages, tools, authInfo, scopes);
     if (missing !== undefined) {
       return bearerAuthChallengeResponse(
         new OAuthError(

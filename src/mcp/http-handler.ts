@@ -21,9 +21,11 @@ import { closest } from '../internal/closest.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
 import { signInFrontOf } from './front/index.js';
 import {
+  type McpScopeNames,
   type McpToolScope,
-  SCOPES_SUPPORTED,
   type ToolName,
+  type ToolScopes,
+  toolScopes,
   toolsForToken,
   toolsInScope,
 } from './scope.js';
@@ -50,7 +52,8 @@ import type { Operations } from './tools.js';
 export interface McpHttpHandlerOptions<
   ReadOnly extends boolean = boolean,
   Tools extends readonly ToolName[] = readonly ToolName[],
-> extends McpToolScope<ReadOnly, Tools> {
+> extends McpToolScope<ReadOnly, Tools>,
+    McpScopeNames {
   /**
    * A client with a key of its own, which every request uses; callers then send no key. Leave it
    * out for pass-through, where each request's `Authorization: Bearer <service key>` is the key.
@@ -89,7 +92,8 @@ export interface McpHttpHandlerOptions<
    * metadata at `/.well-known/oauth-protected-resource/mcp` (and the root form), a 401 pointing
    * at it without a valid token, the tokens its key set signs (or, with `introspection`, it
    * vouches for) let in, and each tool call allowed by the token's scopes: `agentchat:read` for
-   * `get_project`, `agentchat:write` for `create_project` and `send_message`. Needs `client`: the
+   * `get_project`, `agentchat:write` for `create_project` and `send_message` (names that
+   * `readScope`, `writeScope` and `scopePrefix` change). Needs `client`: the
    * service is called with the server's own credential, never with the token a caller sent.
    *
    * @default none: no authorization (pass-through, or the key of `client` for every request)
@@ -245,7 +249,9 @@ export function createMcpHttpHandler<
 export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttpHandler {
   checkOptionNames(given);
   // The sign-in front is the authorization server: the rest is as for any other.
-  const front = signInFrontOf(given, SCOPES_SUPPORTED);
+  const scopes = toolScopes(given);
+  // Its tokens carry the scope names configured, as any issuer's must.
+  const front = signInFrontOf(given, scopes.supported);
   const options = front ? { ...given, authorizationServer: front.issuer } : given;
   const { client, clientOptions, allowedOrigins = [], allowedHosts } = options;
   if (options.authorizationServer !== undefined) {
@@ -258,7 +264,7 @@ export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttp
       );
     }
   } else {
-    for (const name of ['resource', 'audience', 'introspection'] as const) {
+    for (const name of AUTHORIZATION_ONLY) {
       if (options[name] !== undefined) {
         throw new ConfigurationError(
           `createMcpHttpHandler: ${name} is for an OAuth protected resource: add authorizationServer.`,
@@ -289,14 +295,17 @@ export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttp
     });
   const operationsFor = (token: string | undefined): Operations =>
     client !== undefined || token === undefined ? shared : withApiKey(shared, token);
-  const gate = authorizationGate(options, tools, front?.keySet);
+  const gate = authorizationGate(options, tools, scopes, front?.keySet);
   const mcp = createMcpHandler(({ authInfo }) => {
     if (gate === undefined) return serverWithTools(operationsFor(authInfo?.token), tools);
     // Behind the gate: the server's own credential, the verified caller told to its middleware,
     // and only the tools the token's scopes allow (none without a verified caller).
     return authInfo === undefined
       ? serverWithTools(shared, [])
-      : serverWithTools(forCaller(shared, callerOf(authInfo)), toolsForToken(tools, authInfo));
+      : serverWithTools(
+          forCaller(shared, callerOf(authInfo)),
+          toolsForToken(tools, authInfo, scopes),
+        );
   });
 
   const fetch = async (request: Request): Promise<Response> => {
@@ -394,6 +403,9 @@ const OPTION_NAMES = [
   'resource',
   'audience',
   'introspection',
+  'readScope',
+  'writeScope',
+  'scopePrefix',
   'logger',
   'tools',
   'readOnly',
@@ -403,6 +415,16 @@ const OPTION_NAMES = [
   'upstreamScope',
   'signingKey',
 ];
+
+/** The options that only mean something for an OAuth protected resource. */
+const AUTHORIZATION_ONLY = [
+  'resource',
+  'audience',
+  'introspection',
+  'readScope',
+  'writeScope',
+  'scopePrefix',
+] as const;
 
 function checkOptionNames(options: object): void {
   for (const name of Object.keys(options)) {
@@ -419,6 +441,7 @@ function checkOptionNames(options: object): void {
 function authorizationGate(
   options: McpHttpHandlerOptions,
   tools: Parameters<typeof createAuthorizationGate>[0]['tools'],
+  scopes: ToolScopes,
   keySet: JWTVerifyGetKey | undefined,
 ): AuthorizationGate | undefined {
   const { authorizationServer: issuer, resource, introspection, logger } = options;
@@ -460,6 +483,7 @@ function authorizationGate(
       introspection,
       logger,
       tools,
+      scopes,
       keySet,
     });
   } catch (error) {

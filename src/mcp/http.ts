@@ -72,6 +72,7 @@ export async function serveOnHttp(
       authorizationServer: authorization.issuer,
       ...(authorization.audience.length > 0 && { audience: authorization.audience }),
       ...(authorization.introspection && { introspection: introspectionFromEnv(env) }),
+      ...authorization.scopeNames,
       logger: levelled(logger, env.AGENTCHAT_LOG),
     };
   } else if (hasOwnCredentials(env)) {

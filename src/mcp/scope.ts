@@ -149,18 +149,122 @@ export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, a
   return chosen.filter((tool) => tool.annotations.readOnlyHint === true);
 }
 
-/**
- * The OAuth scope each tool needs when the server is an OAuth protected resource: reading and
- * writing, so that an identity provider grants a read-only agent no more than `get_project`.
- */
-export const TOOL_SCOPES: Readonly<Record<ToolName, string>> = {
-  create_project: 'agentchat:write',
-  get_project: 'agentchat:read',
-  send_message: 'agentchat:write',
+/** Which of the two scopes each tool needs: reading, or writing (creating, sending). */
+const TOOL_ACCESS: Readonly<Record<ToolName, 'read' | 'write'>> = {
+  create_project: 'write',
+  get_project: 'read',
+  send_message: 'write',
 };
 
-/** Every scope a token may carry for this server, for its protected resource metadata. */
-export const SCOPES_SUPPORTED: readonly string[] = ['agentchat:read', 'agentchat:write'];
+/**
+ * The OAuth scope names of the tools when the server is an OAuth protected resource, for identity
+ * providers with naming rules of their own. Entra ID, for one, has hosts request
+ * `api://<application id>/agentchat.read` and puts `agentchat.read` in the token's `scp`.
+ *
+ * @example
+ * ```ts
+ * import type { McpScopeNames } from 'agentchat/mcp';
+ *
+ * const entra: McpScopeNames = {
+ *   scopePrefix: 'api://3f2a9c4e-0000-4000-8000-000000000001/',
+ *   readScope: 'agentchat.read',
+ *   writeScope: 'agentchat.write',
+ * };
+ * ```
+ */
+export interface McpScopeNames {
+  /**
+   * The scope `get_project` needs, as tokens carry it (without `scopePrefix`).
+   *
+   * @default 'agentchat:read'
+   */
+  readScope?: string;
+  /**
+   * The scope `create_project` and `send_message` need, as tokens carry it (without
+   * `scopePrefix`). May be the same as `readScope`, for one scope that allows every tool.
+   *
+   * @default 'agentchat:write'
+   */
+  writeScope?: string;
+  /**
+   * What hosts put before each name when they request it, and what the protected resource
+   * metadata and challenges name: Entra ID's `api://<application id>/`. A token's scope is
+   * accepted with the prefix or without it.
+   *
+   * @default '' (none)
+   */
+  scopePrefix?: string;
+}
+
+/** The scope names when none are configured: what tokens, metadata and challenges carry. */
+export const scopeNameDefaults: Readonly<Required<McpScopeNames>> = {
+  readScope: 'agentchat:read',
+  writeScope: 'agentchat:write',
+  scopePrefix: '',
+};
+
+/** The scopes of a server's tools, as configured: what it advertises and what tokens need. */
+export interface ToolScopes {
+  /** Every scope, prefixed and each once, for the protected resource metadata. */
+  readonly supported: readonly string[];
+  /** The scope, prefixed, that `tool` needs. */
+  of(tool: string): string;
+  /** The scopes, prefixed and each once, that `tools` need, reading first. */
+  neededBy(tools: readonly { readonly name: string }[]): readonly string[];
+  /** A token's scopes, with each configured name given unprefixed written prefixed. */
+  held(tokenScopes: readonly string[]): readonly string[];
+}
+
+/** RFC 6749 section 3.3's scope-token: printable ASCII but space, `"` and `\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** What a message refusing a scope name gives as an example. */
+const EXAMPLES: Readonly<Record<keyof McpScopeNames, string>> = {
+  readScope: 'agentchat.read',
+  writeScope: 'agentchat.write',
+  scopePrefix: 'api://<application id>/',
+};
+
+/**
+ * The tools' scopes from the names configured.
+ *
+ * @throws {@link ConfigurationError} for a name that is not an RFC 6749 scope token, or a prefix
+ * with a character no scope may hold.
+ */
+export function toolScopes(names: McpScopeNames = {}): ToolScopes {
+  const checked = (option: keyof McpScopeNames, flag: string): string => {
+    const value = names[option] ?? scopeNameDefaults[option];
+    const empty = option === 'scopePrefix' && value === '';
+    if (typeof value !== 'string' || !(empty || SCOPE_TOKEN.test(value))) {
+      throw new ConfigurationError(
+        `Invalid ${option} (${flag}) ${JSON.stringify(value)}: a scope is printable ASCII ` +
+          `without spaces, double quotes or backslashes (RFC 6749 section 3.3), such as ${EXAMPLES[option]}.`,
+      );
+    }
+    return value;
+  };
+  const prefix = checked('scopePrefix', '--scope-prefix');
+  const byAccess = {
+    read: checked('readScope', '--read-scope'),
+    write: checked('writeScope', '--write-scope'),
+  };
+  const of = (tool: string): string => prefix + byAccess[TOOL_ACCESS[tool as ToolName]];
+  const neededBy = (tools: readonly { readonly name: string }[]): readonly string[] => [
+    ...new Set(
+      (['read', 'write'] as const)
+        .filter((access) => tools.some((tool) => TOOL_ACCESS[tool.name as ToolName] === access))
+        .map((access) => prefix + byAccess[access]),
+    ),
+  ];
+  const unprefixed = new Set(Object.values(byAccess));
+  return {
+    supported: neededBy(allTools),
+    of,
+    neededBy,
+    held: (tokenScopes) =>
+      tokenScopes.map((scope) => (unprefixed.has(scope) ? prefix + scope : scope)),
+  };
+}
 
 /**
  * The tools of `tools` a token's scopes allow: what `tools/list` shows its bearer, and all it
@@ -170,8 +274,10 @@ export const SCOPES_SUPPORTED: readonly string[] = ['agentchat:read', 'agentchat
 export function toolsForToken<Tool extends AgentChatTool<any, any>>(
   tools: readonly Tool[],
   authInfo: Pick<AuthInfo, 'scopes'>,
+  scopes: ToolScopes,
 ): readonly Tool[] {
-  return tools.filter((tool) => authInfo.scopes.includes(TOOL_SCOPES[tool.name as ToolName]));
+  const held = scopes.held(authInfo.scopes);
+  return tools.filter((tool) => held.includes(scopes.of(tool.name)));
 }
 
 /**
@@ -184,14 +290,20 @@ export async function missingScope(
   // biome-ignore lint/suspicious/noExplicitAny: see allTools
   tools: readonly AgentChatTool<any, any>[],
   authInfo: AuthInfo,
+  scopes: ToolScopes,
 ): Promise<{ readonly tool: string; readonly scope: string } | undefined> {
+  // Checked by the SDK's own rule against the token's scopes written as metadata names them.
+  const held = { ...authInfo, scopes: [...scopes.held(authInfo.scopes)] };
   for (const message of Array.isArray(body) ? body : [body]) {
     if ((message as { method?: unknown } | null)?.method !== 'tools/call') continue;
     const name = (message as { params?: { name?: unknown } }).params?.name;
     const tool = tools.find((candidate) => candidate.name === name);
     if (tool === undefined) continue;
-    const needed = TOOL_SCOPES[tool.name as ToolName];
-    const challenge = await requireScopes(needed)({ request: message as JSONRPCRequest, authInfo });
+    const needed = scopes.of(tool.name);
+    const challenge = await requireScopes(needed)({
+      request: message as JSONRPCRequest,
+      authInfo: held,
+    });
     if (challenge !== undefined) return { tool: tool.name, scope: needed };
   }
   return undefined;

@@ -22,6 +22,7 @@ import {
   jwtVerify,
 } from 'jose';
 import type { Logger } from '../index.js';
+import { isLoopback } from '../internal/platform.js';
 import { signingAlgorithms } from '../oauth/signing-algorithms.js';
 import { boundedFetch, DOCUMENT_TIMEOUT_MS } from './bounded-fetch.js';
 import { issuerMetadata } from './issuer-documents.js';
@@ -142,6 +143,35 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     );
   };
 
+  // Logged once each: every request with a token would otherwise log the same line again.
+  const refusedUrls = new Set<string>();
+  /**
+   * `url`, named by the issuer's metadata as `field`, when it may be sent to: https, or http on a
+   * loopback host (RFC 8414 section 2 and RFC 7662 section 4 ask for TLS). A key set fetched in
+   * clear could be swapped on the way, and an introspection request carries the server's secret.
+   */
+  const usable = (field: string, url: string): URL => {
+    const parsed = URL.parse(url);
+    if (
+      parsed?.protocol === 'https:' ||
+      (parsed?.protocol === 'http:' && isLoopback(parsed.hostname))
+    ) {
+      return parsed;
+    }
+    if (!refusedUrls.has(url)) {
+      refusedUrls.add(url);
+      logger?.error(
+        `agentchat-mcp: the authorization server ${issuer} is unusable: its metadata names ` +
+          `${field} ${JSON.stringify(url)}, which is not https (plain http only on a loopback ` +
+          'host); nothing is sent there, and requests with tokens are answered 503',
+      );
+    }
+    throw new OAuthError(
+      OAuthErrorCode.TemporarilyUnavailable,
+      `The authorization server cannot be used to verify the token: its ${field} is not https.`,
+    );
+  };
+
   const discovered = async () => {
     try {
       return await metadata.get();
@@ -156,7 +186,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       if (jwks_uri === undefined) {
         throw unavailable(`the key set of ${issuer}`, new Error('its metadata has no jwks_uri'));
       }
-      keySet ??= createRemoteJWKSet(new URL(jwks_uri), {
+      keySet ??= createRemoteJWKSet(usable('jwks_uri', jwks_uri), {
         timeoutDuration: DOCUMENT_TIMEOUT_MS,
         cooldownDuration: KEY_SET_COOLDOWN_MS,
         [customFetch]: boundedFetch,
@@ -195,10 +225,11 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         new Error('its metadata has no introspection_endpoint'),
       );
     }
+    const endpoint = usable('introspection_endpoint', introspection_endpoint);
     let answer: Record<string, unknown>;
     try {
       const basic = `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`;
-      const response = await boundedFetch(introspection_endpoint, {
+      const response = await boundedFetch(endpoint.href, {
         method: 'POST',
         headers: {
           accept: 'application/json',
@@ -266,20 +297,22 @@ function isJwt(token: string): boolean {
 
 /**
  * What a verified token says, from its claims or its introspection answer: `client_id` (RFC 9068
- * and 7662), else `azp` (Entra ID v2, Auth0) or `cid` (Okta); scopes from `scope` (a string), else
- * `scp` (a string in Entra ID, a list in Okta).
+ * and 7662), else `azp` (Entra ID v2, Auth0) or `cid` (Okta); scopes from `scope` (a string),
+ * `scp` (a string in Entra ID, a list in Okta) and `roles` (Entra ID's application permissions,
+ * which a service-to-service token carries instead of `scp`), all of them.
  */
 function verifiedToken(claims: JWTPayload, resource: string): VerifiedToken {
   const clientId = [claims.client_id, claims.azp, claims.cid, claims.sub].find(
     (value): value is string => typeof value === 'string',
   );
-  const scope = claims.scope ?? claims.scp;
-  const scopes = (
-    Array.isArray(scope) ? scope : typeof scope === 'string' ? scope.split(' ') : []
-  ).filter((value): value is string => typeof value === 'string' && value !== '');
+  const scopes = [claims.scope, claims.scp, claims.roles].flatMap((claim) =>
+    (Array.isArray(claim) ? claim : typeof claim === 'string' ? claim.split(' ') : []).filter(
+      (value): value is string => typeof value === 'string' && value !== '',
+    ),
+  );
   return {
     clientId: clientId ?? 'unknown',
-    scopes,
+    scopes: [...new Set(scopes)],
     expiresAt: claims.exp as number,
     resource: new URL(resource),
     extra: { subject: typeof claims.sub === 'string' ? claims.sub : undefined },

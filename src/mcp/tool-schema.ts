@@ -36,6 +36,11 @@ export function toolSchema<Schema extends z.ZodMiniType>(
         override: ({ zodSchema, jsonSchema }) => {
           const checks: readonly unknown[] = zodSchema._zod.def.checks ?? [];
           if (checks.includes(notEmpty)) jsonSchema.minLength = 1;
+          // A loose object's `additionalProperties: {}` allows any other field, as no keyword at
+          // all does; hosts' schema-portability checks (the MCP Inspector's) flag the empty
+          // schema as one that constrains nothing, so the default says it instead.
+          const extra = jsonSchema.additionalProperties;
+          if (isEmptySchema(extra)) delete jsonSchema.additionalProperties;
         },
       }) as Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
       for (const [name, doc] of Object.entries(properties)) {
@@ -62,4 +67,9 @@ export function toolSchema<Schema extends z.ZodMiniType>(
       jsonSchema: { input: toJsonSchema('input'), output: toJsonSchema('output') },
     },
   };
+}
+
+/** `{}`: the schema every value passes. */
+function isEmptySchema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 }

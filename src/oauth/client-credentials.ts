@@ -16,7 +16,7 @@ import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
 import { Transport, type TransportConfig } from '../core/transport.js';
 import { validate } from '../core/validation.js';
 import { readEnv } from '../internal/env.js';
-import { userAgent } from '../internal/platform.js';
+import { isLoopback, userAgent } from '../internal/platform.js';
 import { MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
 import {
   assertionSigner,
@@ -548,6 +548,14 @@ function tokenRequester(
         throw new OAuthError({
           status: 200,
           problem: `the metadata of the issuer ${JSON.stringify(issuer)} names a token_endpoint that is not an absolute http(s) URL without credentials: ${JSON.stringify(named)}`,
+        });
+      }
+      // From an https issuer's document, a plain-http endpoint off loopback would carry the
+      // client's credential in clear (RFC 6749 section 3.2 asks TLS of it): refused, not sent to.
+      if (url.protocol === 'http:' && !isLoopback(url.hostname) && /^https:/i.test(issuer ?? '')) {
+        throw new OAuthError({
+          status: 200,
+          problem: `the metadata of the issuer ${JSON.stringify(issuer)} names a token_endpoint on plain http, ${JSON.stringify(named)}; it must be https (or http on a loopback host), and nothing was sent to it`,
         });
       }
       discovered = { url: named, endpoint: tokenEndpoint(url) };

@@ -39,7 +39,9 @@ export interface AuthorizationServerMetadata {
 
 /**
  * A metadata document is a few KiB (Keycloak's, among the longest, about 7 KiB); 256 KiB,
- * written out, is far past any real one and stops a server that streams without end.
+ * written out, is far past any real one and stops a server that streams without end. The
+ * client-credentials provider reads it through its token transport, whose 64 KiB cap is lower
+ * and is the one that holds there; agentchat/mcp's verifier reads up to this.
  */
 const MAX_METADATA_BYTES = 262_144;
 

@@ -69,7 +69,29 @@ describe('agentchat-mcp arguments', () => {
       resource: 'https://mcp.example.com/mcp',
       audience: ['api://agentchat', '3f2a9c1e-0000-4000-8000-000000000001'],
       introspection: true,
+      scopeNames: {},
     });
+    expect(
+      parseBinArguments([
+        '--http',
+        '--authorization-server',
+        'https://login.microsoftonline.com/tenant/v2.0',
+        '--scope-prefix',
+        'api://3f2a9c1e/',
+        '--read-scope',
+        'agentchat.read',
+        '--write-scope=agentchat.write',
+      ]).authorization?.scopeNames,
+    ).toEqual({
+      scopePrefix: 'api://3f2a9c1e/',
+      readScope: 'agentchat.read',
+      writeScope: 'agentchat.write',
+    });
+    for (const flag of ['--read-scope', '--write-scope', '--scope-prefix']) {
+      expect(refusal(['--http', flag, 'x'])).toBe(
+        `${flag} is for an OAuth protected resource: add --authorization-server.`,
+      );
+    }
     expect(
       parseBinArguments(['--http', '--authorization-server', 'https://a']).authorization?.audience,
     ).toEqual([]);

@@ -16,6 +16,7 @@ import {
   type AuthorizationServer,
   startAuthorizationServer,
 } from '../helpers/authorization-server.js';
+import { startEntraLikeIssuer } from '../helpers/entra-like-issuer.js';
 import { allToolNames, callTool, listedToolNames } from '../helpers/mcp-client.js';
 import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
 import { runProcess, tsxLoader } from '../helpers/run-process.js';
@@ -28,10 +29,14 @@ let issuer: AuthorizationServer;
 let service: MockServer;
 const started: McpHttpProcess[] = [];
 
-function startBin(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<McpHttpProcess> {
+function startBin(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  authorizationServer = issuer.issuer,
+): Promise<McpHttpProcess> {
   return startMcpHttp(
     process.execPath,
-    [...bin, '--http', '--port', '0', '--authorization-server', issuer.issuer, ...args],
+    [...bin, '--http', '--port', '0', '--authorization-server', authorizationServer, ...args],
     {
       cwd: repo,
       env: {
@@ -129,7 +134,7 @@ describe('agentchat-mcp --http --authorization-server', { timeout: 60_000 }, () 
       });
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toBe(
-        'Bearer resource_metadata="http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp"',
+        'Bearer resource_metadata="http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp", scope="agentchat:read agentchat:write"',
       );
     }
   });
@@ -182,6 +187,45 @@ describe('agentchat-mcp --http --authorization-server', { timeout: 60_000 }, () 
     expect(result.stderr).toMatch(
       /^agentchat-mcp: --authorization-server needs a credential of the server's own .*AGENTCHAT_API_KEY.*AGENTCHAT_CLIENT_ID/m,
     );
+  });
+
+  it('takes the scope names of Entra ID from --scope-prefix, --read-scope and --write-scope', async () => {
+    const entra = await startEntraLikeIssuer();
+    try {
+      const server = await startBin(
+        [
+          ...['--scope-prefix', entra.scopePrefix, '--audience', entra.applicationId],
+          ...['--read-scope', 'agentchat.read', '--write-scope', 'agentchat.write'],
+        ],
+        {},
+        entra.issuer,
+      );
+      const read = `${entra.scopePrefix}agentchat.read`;
+      const write = `${entra.scopePrefix}agentchat.write`;
+      const metadataUrl = server.url.replace('/mcp', '/.well-known/oauth-protected-resource/mcp');
+      expect(await (await fetch(metadataUrl)).json()).toMatchObject({
+        scopes_supported: [read, write],
+      });
+      const unauthorized = await fetch(server.url, { method: 'POST', body: '{}' });
+      expect(unauthorized.headers.get('www-authenticate')).toContain(`scope="${read} ${write}"`);
+      // A service caller: application permissions in `roles`, no `scp`.
+      const token = await entra.token({ roles: ['agentchat.write'] });
+      const mcp = await connect(server.url, {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      });
+      try {
+        expect(await listedToolNames(mcp)).toEqual(['create_project', 'send_message']);
+        const created = await callTool(mcp, 'create_project', { name: 'Roles', agentId: 'a_1' });
+        expect(created.isError).toBeFalsy();
+      } finally {
+        await mcp.close();
+      }
+      expect(service.service.requests.map((request) => request.headers.authorization)).toEqual([
+        `Bearer ${SERVER_KEY}`,
+      ]);
+    } finally {
+      await entra.close();
+    }
   });
 
   it('binds a non-loopback host without --allow-remote, given the public --resource', async () => {

@@ -143,9 +143,30 @@ describe('the protected resource metadata', () => {
     const response = await post(handler, undefined, listTools);
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${METADATA_URL}"`,
+      `Bearer resource_metadata="${METADATA_URL}", scope="agentchat:read agentchat:write"`,
     );
     expect(service.service.requests).toEqual([]);
+  });
+
+  it('names in the 401 only the scopes of the tools offered', async () => {
+    for (const [scope, expected] of [
+      [{ readOnly: true }, 'agentchat:read'],
+      [{ tools: ['send_message'] }, 'agentchat:write'],
+      [{ tools: ['get_project', 'create_project'] }, 'agentchat:read agentchat:write'],
+    ] as const) {
+      const scoped = makeHandler(scope);
+      try {
+        const response = await post(scoped, undefined, listTools);
+        expect(response.headers.get('www-authenticate')).toBe(
+          `Bearer resource_metadata="${METADATA_URL}", scope="${expected}"`,
+        );
+        const refused = await post(scoped, 'not-a-jwt', listTools);
+        expect(refused.status).toBe(401);
+        expect(refused.headers.get('www-authenticate')).toContain(`scope="${expected}"`);
+      } finally {
+        await scoped.close();
+      }
+    }
   });
 });
 

@@ -94,6 +94,30 @@ describe('tools/list', () => {
     });
   });
 
+  it('declares no schema that constrains nothing, which portability checks flag', () => {
+    /** The paths of every `{}` among a schema's subschemas. */
+    const emptySchemas = (schema: unknown, path: string): string[] => {
+      if (typeof schema !== 'object' || schema === null) return [];
+      if (Object.keys(schema).length === 0) return [path];
+      const record = schema as Record<string, unknown>;
+      const children = [
+        ...Object.entries((record.properties ?? {}) as Record<string, unknown>).map(
+          ([name, child]) => [`${path}.properties.${name}`, child] as const,
+        ),
+        ...(['additionalProperties', 'items'] as const).map(
+          (keyword) => [`${path}.${keyword}`, record[keyword]] as const,
+        ),
+      ];
+      return children.flatMap(([childPath, child]) => emptySchemas(child, childPath));
+    };
+    for (const tool of tools.values()) {
+      expect(emptySchemas(tool.inputSchema, `${tool.name}.inputSchema`)).toEqual([]);
+      expect(emptySchemas(tool.outputSchema, `${tool.name}.outputSchema`)).toEqual([]);
+      // Results may still carry fields a later service adds: no keyword forbids them.
+      expect(tool.outputSchema).not.toHaveProperty('additionalProperties');
+    }
+  });
+
   it('describes every tool and argument for a model choosing among them', () => {
     for (const tool of tools.values()) {
       expect(tool.title).toBeTruthy();

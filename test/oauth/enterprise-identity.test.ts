@@ -202,6 +202,43 @@ describe('issuer discovery through the hardened transport', () => {
     }
   });
 
+  it('reads at most 64 KiB of a metadata document', async () => {
+    // 80 KiB: under any cap of 256 KiB, over the 64 KiB that token requests and discovery share.
+    const long = await serveRaw((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"issuer":"x","padding":"${'a'.repeat(80 * 1024)}"}`);
+    });
+    try {
+      const apiKey = clientCredentials({ issuer: long.origin, ...server.secretClient });
+      expect(await failureOf(apiKey)).toBeInstanceOf(ResponseTooLargeError);
+    } finally {
+      await long.close();
+    }
+  });
+
+  it("refuses an https issuer's plain-http token endpoint off loopback, sending nothing", async () => {
+    const issuer = 'https://login.example.test/tenant';
+    const asked: string[] = [];
+    // The issuer's side as a custom fetch: its metadata names a token endpoint on plain http.
+    const fetch: typeof globalThis.fetch = async (input) => {
+      const url = input instanceof Request ? input.url : String(input);
+      asked.push(url);
+      return url.includes('/.well-known/')
+        ? Response.json({ issuer, token_endpoint: 'http://login.example.test/tenant/token' })
+        : new Response('{}', { status: 500 });
+    };
+    const apiKey = clientCredentials({ issuer, fetch, ...server.secretClient });
+    const error = await failureOf(apiKey);
+    expect(error).toBeInstanceOf(OAuthError);
+    expect((error as OAuthError).message).toContain(
+      'names a token_endpoint on plain http, "http://login.example.test/tenant/token"',
+    );
+    expect(asked).toEqual([
+      'https://login.example.test/.well-known/oauth-authorization-server/tenant',
+    ]);
+    expect(inspect(error)).not.toContain(server.secretClient.clientSecret);
+  });
+
   it('is an OAuthError naming both URIs when neither has a document', async () => {
     const empty = await serveJson(() => undefined);
     try {
