@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { Client, ConfigurationError, type Logger } from '../index.js';
-import type { BinArguments } from './arguments.js';
+import type { BinArguments, BinUpstream } from './arguments.js';
 import {
   baseUrlFromEnv,
   clientOptionsFromEnv,
@@ -69,7 +69,9 @@ export async function serveOnHttp(
       ...(shared.allowedHosts &&
         publicHost && { allowedHosts: [...shared.allowedHosts, publicHost] }),
       client: new Client({ ...clientOptionsFromEnv(env), logger }),
-      authorizationServer: authorization.issuer,
+      ...(authorization.upstream
+        ? upstreamOptions(authorization.issuer, authorization.upstream, env)
+        : { authorizationServer: authorization.issuer }),
       ...(authorization.audience.length > 0 && { audience: authorization.audience }),
       ...(authorization.introspection && { introspection: introspectionFromEnv(env) }),
       ...authorization.scopeNames,
@@ -143,8 +145,21 @@ export async function serveOnHttp(
     serve = nodeHandler(handler);
     void checked.close();
   }
+  if (authorization?.upstream) {
+    // The front loads now (its key, its peers), so that a fault stops the start, not a sign-in.
+    try {
+      const metadata = await handler.fetch(
+        new Request(`http://${host}:${port}/.well-known/oauth-authorization-server`),
+      );
+      if (!metadata.ok)
+        throw new ConfigurationError(`The sign-in front did not start (${metadata.status}).`);
+    } catch (error) {
+      server.close();
+      throw error;
+    }
+  }
   const credentials = authorization
-    ? `for access tokens of ${authorization.issuer}, calling the service with this server's own credential`
+    ? `for access tokens of ${authorization.upstream ? `its own sign-in front (people sign in at ${authorization.issuer})` : authorization.issuer}, calling the service with this server's own credential`
     : options.client
       ? "with this server's own key"
       : "with each caller's key (Authorization: Bearer <service key>)";
@@ -177,6 +192,23 @@ function nodeHandler(handler: ReturnType<typeof createMcpHttpHandler>) {
   return nodeListener(handler, (error) =>
     process.stderr.write(`agentchat-mcp: ${error.message}\n`),
   );
+}
+
+/** The sign-in front's options: the flags, and the secrets from the environment. */
+function upstreamOptions(
+  issuer: string,
+  upstream: BinUpstream,
+  env: Environment,
+): Partial<McpHttpHandlerOptions> {
+  const secret = env.AGENTCHAT_UPSTREAM_CLIENT_SECRET?.trim();
+  const signingKey = env.AGENTCHAT_SIGNING_KEY?.trim();
+  return {
+    upstreamIssuer: issuer,
+    upstreamClientId: upstream.clientId,
+    ...(secret && { upstreamClientSecret: secret }),
+    ...(upstream.scope !== undefined && { upstreamScope: upstream.scope }),
+    ...(signingKey && { signingKey }),
+  };
 }
 
 /** A host as a URL holds it: an IPv6 address in brackets. */

@@ -5,8 +5,12 @@
  */
 import type { JWTVerifyGetKey } from 'jose';
 import { ConfigurationError } from '../../index.js';
+import { isMissingPackage } from '../../internal/missing-package.js';
 import type { FrontEngine } from './engine.js';
 import { type FrontOptionValues, type FrontSettings, frontSettings } from './options.js';
+
+/** The optional peers the front loads. */
+const FRONT_PEERS = ['oidc-provider', 'openid-client', 'light-my-request'];
 
 /** The paths the front answers, under the resource's origin. */
 const FRONT_PATHS = [
@@ -48,7 +52,13 @@ export function signInFront(settings: FrontSettings): SignInFront {
       .then(({ createFrontEngine }) => createFrontEngine(settings))
       .catch((error: unknown) => {
         engine = undefined;
-        throw error;
+        const missing = FRONT_PEERS.filter((name) => isMissingPackage(error, name));
+        if (missing.length === 0) throw error;
+        throw new ConfigurationError(
+          `The sign-in front (upstreamIssuer) needs ${FRONT_PEERS.join(', ')}, optional peer ` +
+            `dependencies of agentchat: npm install ${FRONT_PEERS.join(' ')}`,
+          { cause: error },
+        );
       });
     return engine;
   };

@@ -78,13 +78,10 @@ export function frontSettings(
       `Invalid upstreamScope ${JSON.stringify(upstreamScope)}: a space-separated list holding openid, such as ${JSON.stringify(DEFAULT_UPSTREAM_SCOPE)}.`,
     );
   }
-  if (
-    signingKey !== undefined &&
-    typeof signingKey !== 'string' &&
-    (typeof signingKey !== 'object' || signingKey === null)
-  ) {
+  if (signingKey !== undefined && !looksLikePrivateKey(signingKey)) {
+    // Never the value: it is a key.
     throw new ConfigurationError(
-      'createMcpHttpHandler: signingKey must be a private JWK or a PKCS#8 PEM.',
+      'signingKey (AGENTCHAT_SIGNING_KEY) is not a private key: give a private JWK (JSON, with "d") or a PKCS#8 PEM (BEGIN PRIVATE KEY).',
     );
   }
   if (resource.protocol === 'http:' && !isLoopbackHost(resource.hostname)) {
@@ -104,6 +101,25 @@ export function frontSettings(
     signingKey: signingKey as string | object | undefined,
     store,
   };
+}
+
+/**
+ * The shape of a private key, checked here so that a bad setting stops the start rather than the
+ * first sign-in; the key itself is read when the front loads (signing-key.ts).
+ */
+function looksLikePrivateKey(value: unknown): boolean {
+  let jwk: unknown = value;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (text.startsWith('-----BEGIN PRIVATE KEY-----')) return true;
+    try {
+      jwk = JSON.parse(text);
+    } catch {
+      return false;
+    }
+  }
+  const { kty, d } = (jwk ?? {}) as { kty?: unknown; d?: unknown };
+  return typeof kty === 'string' && typeof d === 'string';
 }
 
 /** True for a name or address only this machine reaches. */
