@@ -44,6 +44,8 @@ Options:
                             AGENTCHAT_UPSTREAM_CLIENT_SECRET)
   --upstream-scope <scope>  with --upstream-issuer, the scope asked there (default
                             "openid profile email")
+  --store <URL>             with --upstream-issuer, keep the front's state in Redis
+                            (redis://host:6379), shared by replicas (default: memory)
   --tools <a,b>             serve only these tools
   --read-only               serve only the tools that change nothing (get_project)
   -h, --help                show this help
@@ -117,6 +119,8 @@ export interface BinAuthorization {
 export interface BinUpstream {
   readonly clientId: string;
   readonly scope: string | undefined;
+  /** `--store`: a Redis URL, or `undefined` for memory. */
+  readonly store: string | undefined;
 }
 
 const options = {
@@ -138,6 +142,7 @@ const options = {
   'upstream-issuer': { type: 'string' },
   'upstream-client-id': { type: 'string' },
   'upstream-scope': { type: 'string' },
+  store: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -169,6 +174,7 @@ const HTTP_ONLY = [
   'upstream-issuer',
   'upstream-client-id',
   'upstream-scope',
+  'store',
 ] as const;
 
 /**
@@ -249,13 +255,16 @@ function checkUpstream(
 ): BinUpstream | undefined {
   const clientId = values['upstream-client-id'] as string | undefined;
   const scope = values['upstream-scope'] as string | undefined;
+  const store = values.store as string | undefined;
   if (values['upstream-issuer'] === undefined) {
     const stray =
       clientId !== undefined
         ? 'upstream-client-id'
         : scope !== undefined
           ? 'upstream-scope'
-          : undefined;
+          : store !== undefined
+            ? 'store'
+            : undefined;
     if (stray !== undefined) {
       throw new ConfigurationError(`--${stray} is for the sign-in front: add --upstream-issuer.`);
     }
@@ -278,7 +287,7 @@ function checkUpstream(
       '--upstream-issuer needs --upstream-client-id, the client id of the app registered for this server there.',
     );
   }
-  return { clientId, scope };
+  return { clientId, scope, store };
 }
 
 function parsePort(value: string): number {

@@ -165,6 +165,14 @@ export interface McpHttpHandlerOptions<
    */
   signingKey?: string | JsonWebKey;
   /**
+   * Where the sign-in front keeps registrations, codes, refresh tokens, sessions and consents:
+   * `'memory'` (this process, every model bounded), or a Redis URL (`redis://`, `rediss://`)
+   * that replicas share, with the same `signingKey`. Needs the optional peer `redis` then.
+   *
+   * @default `'memory'`
+   */
+  store?: string;
+  /**
    * Where, with `authorizationServer`, each tool call is logged at `info` with who made it (the
    * token's subject and client id, never the token), and an unreachable issuer at `warn`.
    *
@@ -340,7 +348,11 @@ export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttp
     }
     return mcp.fetch(request, { authInfo: { token, clientId: 'agentchat-mcp', scopes: [] } });
   };
-  const handler: McpHttpHandler = { fetch, close: () => mcp.close() };
+  const close = async () => {
+    await mcp.close();
+    await front?.close();
+  };
+  const handler: McpHttpHandler = { fetch, close };
   if (gate !== undefined) {
     // For the tests of the verified-token cache's bound only; not part of the API.
     Object.defineProperty(handler, Symbol.for('agentchat.mcp.verifiedTokens'), {
@@ -414,6 +426,7 @@ const OPTION_NAMES = [
   'upstreamClientSecret',
   'upstreamScope',
   'signingKey',
+  'store',
 ];
 
 /** The options that only mean something for an OAuth protected resource. */

@@ -207,6 +207,7 @@ function upstreamOptions(
     upstreamClientId: upstream.clientId,
     ...(secret && { upstreamClientSecret: secret }),
     ...(upstream.scope !== undefined && { upstreamScope: upstream.scope }),
+    ...(upstream.store !== undefined && { store: upstream.store }),
     ...(signingKey && { signingKey }),
   };
 }

@@ -20,6 +20,8 @@ export const REGISTRATION_REFILL_MS = 3_000;
 /** The loaded front. */
 export interface FrontEngine {
   fetch(request: Request): Promise<Response>;
+  /** Lets go of the store (a Redis connection). */
+  close(): Promise<void>;
   /** The front's public key, for the verifier. */
   readonly keySet: JWTVerifyGetKey;
 }
@@ -35,7 +37,11 @@ export interface FrontEngine {
  */
 export async function createFrontEngine(settings: FrontSettings): Promise<FrontEngine> {
   const signingKey = await loadSigningKey(settings.signingKey);
-  const adapter = settings.store === undefined ? memoryAdapter() : await settings.store();
+  const store =
+    settings.store === undefined
+      ? { adapter: memoryAdapter(), close: async () => {} }
+      : await settings.store();
+  const { adapter } = store;
   const issuer = new URL(settings.issuer);
   const provider = createFrontProvider({
     issuer: settings.issuer,
@@ -68,6 +74,7 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
   const registrations = tokenBucket(REGISTRATION_BURST, REGISTRATION_REFILL_MS);
   return {
     keySet: createLocalJWKSet({ keys: [signingKey.publicJwk] }),
+    close: () => store.close(),
     async fetch(request) {
       const { pathname } = new URL(request.url);
       if (request.method === 'POST' && pathname === '/register' && !registrations.take()) {

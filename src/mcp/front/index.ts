@@ -30,6 +30,8 @@ export interface SignInFront {
   /** True when the front answers `pathname`. */
   handles(pathname: string): boolean;
   fetch(request: Request): Promise<Response>;
+  /** Lets go of what the front holds (a Redis connection), when it was loaded. */
+  close(): Promise<void>;
   /** The front's signing key, as the verifier checks tokens with it. */
   readonly keySet: JWTVerifyGetKey;
   /** The front's issuer identifier. */
@@ -52,8 +54,13 @@ export function signInFront(settings: FrontSettings): SignInFront {
       .then(({ createFrontEngine }) => createFrontEngine(settings))
       .catch((error: unknown) => {
         engine = undefined;
-        const missing = FRONT_PEERS.filter((name) => isMissingPackage(error, name));
-        if (missing.length === 0) throw error;
+        if (isMissingPackage(error, 'redis')) {
+          throw new ConfigurationError(
+            'The sign-in front with a Redis store needs redis, an optional peer dependency of agentchat: npm install redis',
+            { cause: error },
+          );
+        }
+        if (!FRONT_PEERS.some((name) => isMissingPackage(error, name))) throw error;
         throw new ConfigurationError(
           `The sign-in front (upstreamIssuer) needs ${FRONT_PEERS.join(', ')}, optional peer ` +
             `dependencies of agentchat: npm install ${FRONT_PEERS.join(' ')}`,
@@ -67,6 +74,11 @@ export function signInFront(settings: FrontSettings): SignInFront {
     handles: (pathname) =>
       FRONT_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`)),
     fetch: async (request) => (await loaded()).fetch(request),
+    close: async () => {
+      const current = engine;
+      engine = undefined;
+      await (await current?.catch(() => undefined))?.close();
+    },
     keySet: async (header, token) => (await loaded()).keySet(header, token),
   };
 }
@@ -124,5 +136,5 @@ export function signInFrontOf(
         'at (such as https://mcp.example.com/mcp): its origin is the issuer hosts register with.',
     );
   }
-  return signInFront(frontSettings(options, resource, toolScopes, undefined));
+  return signInFront(frontSettings(options, resource, toolScopes));
 }

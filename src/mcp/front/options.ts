@@ -20,8 +20,14 @@ export interface FrontSettings {
   readonly upstreamScope: string;
   /** A private JWK or PKCS#8 PEM; a key is made at start without. */
   readonly signingKey: string | object | undefined;
-  /** Makes the shared store's adapter; memory without. */
-  readonly store: (() => Promise<AdapterConstructor>) | undefined;
+  /** Makes the shared store; memory without. */
+  readonly store: (() => Promise<FrontStore>) | undefined;
+}
+
+/** A store of the front's state: oidc-provider's adapter class, and how to let go of it. */
+export interface FrontStore {
+  readonly adapter: AdapterConstructor;
+  close(): Promise<void>;
 }
 
 /** The upstream options as the handler takes them. */
@@ -31,6 +37,7 @@ export interface FrontOptionValues {
   readonly upstreamClientSecret?: unknown;
   readonly upstreamScope?: unknown;
   readonly signingKey?: unknown;
+  readonly store?: unknown;
 }
 
 /**
@@ -42,7 +49,6 @@ export function frontSettings(
   values: FrontOptionValues,
   resource: URL,
   toolScopes: readonly string[],
-  store: FrontSettings['store'],
 ): FrontSettings {
   const { upstreamIssuer, upstreamClientId, upstreamClientSecret, upstreamScope, signingKey } =
     values;
@@ -99,8 +105,20 @@ export function frontSettings(
     upstreamClientSecret: upstreamClientSecret as string | undefined,
     upstreamScope: (upstreamScope as string | undefined) ?? DEFAULT_UPSTREAM_SCOPE,
     signingKey: signingKey as string | object | undefined,
-    store,
+    store: storeOf(values.store),
   };
+}
+
+/** The store `store` names: memory (`undefined`), or Redis at a `redis://` or `rediss://` URL. */
+function storeOf(store: unknown): FrontSettings['store'] {
+  if (store === undefined || store === 'memory') return undefined;
+  const url = typeof store === 'string' ? URL.parse(store) : null;
+  if (url === null || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) {
+    throw new ConfigurationError(
+      `Invalid store (--store) ${JSON.stringify(url === null ? store : `${url.protocol}//${url.host}`)}: give "memory" or a Redis URL such as redis://cache.internal:6379.`,
+    );
+  }
+  return () => import('./redis-store.js').then(({ redisAdapter }) => redisAdapter(store as string));
 }
 
 /**
