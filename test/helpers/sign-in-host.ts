@@ -94,6 +94,8 @@ export async function startRedirectTarget(): Promise<{ url: string; server: Serv
 
 /** What the person does at each page. */
 export interface PersonChoices {
+  /** How long each page may take to lead to the next, in milliseconds (default 10 s). */
+  readonly stepTimeoutMs?: number;
   /** At the front's consent page. */
   readonly decision?: 'Allow' | 'Deny';
   /** The login typed at the upstream. */
@@ -118,19 +120,25 @@ export async function signInAsPerson(
     const decision = page.getByRole('button', { name: choices.decision ?? 'Allow' });
     if (url.hostname === '127.0.0.1' && (await decision.count()) > 0) {
       await Promise.all([
-        page.waitForURL((next) => next.href !== url.href, { timeout: 10_000 }),
+        page.waitForURL((next) => next.href !== url.href, {
+          timeout: choices.stepTimeoutMs ?? 10_000,
+        }),
         decision.click(),
       ]);
     } else if (await page.locator('input[name="login"]').count()) {
       await page.fill('input[name="login"]', choices.login ?? 'alice');
       await page.fill('input[name="password"]', 'correct horse');
       await Promise.all([
-        page.waitForURL((next) => next.href !== url.href, { timeout: 10_000 }),
+        page.waitForURL((next) => next.href !== url.href, {
+          timeout: choices.stepTimeoutMs ?? 10_000,
+        }),
         page.getByRole('button', { name: 'Sign-in' }).click(),
       ]);
     } else if (await page.getByRole('button', { name: 'Continue' }).count()) {
       await Promise.all([
-        page.waitForURL((next) => next.href !== url.href, { timeout: 10_000 }),
+        page.waitForURL((next) => next.href !== url.href, {
+          timeout: choices.stepTimeoutMs ?? 10_000,
+        }),
         page.getByRole('button', { name: 'Continue' }).click(),
       ]);
     } else {

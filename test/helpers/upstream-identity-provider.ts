@@ -7,7 +7,7 @@
  *
  * For the hostile round it can lie: `lie` tampers with the ID token of the next token answers
  * (a bad signature, another nonce, another audience, each re-signed with its real key but for
- * the signature), and `delayMs` holds every answer back.
+ * the signature), and `delayMs` holds its token endpoint's answers back.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,11 +25,11 @@ export interface UpstreamIdentityProvider {
   readonly clientSecret: string;
   /** Every authorization request's query, in order. */
   readonly authorizationRequests: readonly URLSearchParams[];
-  /** Every token request's form, in order. */
-  readonly tokenRequests: readonly URLSearchParams[];
+  /** When each token request arrived (milliseconds since the epoch), in order. */
+  readonly tokenRequests: readonly number[];
   /** How the next ID tokens lie; `undefined` tells the truth. */
   lie: UpstreamLie;
-  /** Milliseconds every answer is held back. */
+  /** Milliseconds each token endpoint answer is held back. */
   delayMs: number;
   close(): Promise<void>;
 }
@@ -47,7 +47,8 @@ export async function startUpstreamIdentityProvider(
 ): Promise<UpstreamIdentityProvider> {
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const server: Server = createServer((req, res) => {
-    const delay = state.delayMs;
+    if (req.url?.startsWith('/token')) tokenRequests.push(Date.now());
+    const delay = req.url?.startsWith('/token') ? state.delayMs : 0;
     if (delay > 0) setTimeout(() => handle?.(req, res), delay).unref();
     else handle?.(req, res);
   });
@@ -61,7 +62,7 @@ export async function startUpstreamIdentityProvider(
   };
   const client = { clientId: 'agentchat-front', clientSecret: 'front-app-secret-4d1e' };
   const authorizationRequests: URLSearchParams[] = [];
-  const tokenRequests: URLSearchParams[] = [];
+  const tokenRequests: number[] = [];
 
   const provider = new Provider(issuer, {
     clients: [
@@ -97,11 +98,6 @@ export async function startUpstreamIdentityProvider(
     }
     await next();
     if (ctx.path === '/token') {
-      tokenRequests.push(
-        new URLSearchParams(
-          (ctx as unknown as { oidc?: { body?: Record<string, string> } }).oidc?.body ?? {},
-        ),
-      );
       const body = ctx.body as { id_token?: string } | undefined;
       if (body?.id_token && state.lie)
         body.id_token = await tamper(body.id_token, state.lie, privateJwk);

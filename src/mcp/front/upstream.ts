@@ -83,12 +83,16 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
     async finish(callbackUrl, checks) {
       const config = await configured();
-      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-        pkceCodeVerifier: checks.codeVerifier,
-        expectedNonce: checks.nonce,
-        expectedState: checks.state,
-        idTokenExpected: true,
-      });
+      const tokens = await oidc
+        .authorizationCodeGrant(config, callbackUrl, {
+          pkceCodeVerifier: checks.codeVerifier,
+          expectedNonce: checks.nonce,
+          expectedState: checks.state,
+          idTokenExpected: true,
+        })
+        .catch((error: unknown) => {
+          throw new Error(refusal(error), { cause: error });
+        });
       const subject = tokens.claims()?.sub;
       if (typeof subject !== 'string' || subject === '') {
         throw new Error('the ID token names no subject');
@@ -96,6 +100,18 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       return subject;
     },
   };
+}
+
+/**
+ * Why the upstream's answer was refused, for the person's error page: openid-client's message
+ * and its cause's (`unexpected ID Token "nonce" claim value`, `JWT signature verification
+ * failed`, a timeout), never a token.
+ */
+function refusal(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const detail = cause instanceof Error ? cause.message : undefined;
+  return detail && detail !== message ? `${message}: ${detail}` : message;
 }
 
 async function discover(options: UpstreamOptions): Promise<oidc.Configuration> {
