@@ -132,8 +132,8 @@ export interface McpHttpHandlerOptions<
    * at this issuer (OpenID Connect with PKCE and a nonce, as the one app registered there, whose
    * redirect URI is `<origin of resource>/oauth/callback`), and issues its own RFC 9068 access
    * tokens for `resource`. Needs `client`, `resource` and `upstreamClientId`; not with
-   * `authorizationServer`. Needs the optional peers `oidc-provider`, `openid-client` and
-   * `light-my-request`.
+   * `authorizationServer`. Node only; needs the optional peers `oidc-provider` and
+   * `openid-client`.
    *
    * @default none: no sign-in front
    */

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
-import { bridge } from './bridge.js';
+import { startBridge } from './bridge.js';
 import { interactionRoutes } from './interactions.js';
 import { memoryAdapter } from './memory-store.js';
 import type { FrontSettings } from './options.js';
@@ -72,9 +72,13 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     else engine(req, res);
   };
   const registrations = tokenBucket(REGISTRATION_BURST, REGISTRATION_REFILL_MS);
+  const bridge = await startBridge(listener, issuer);
   return {
     keySet: createLocalJWKSet({ keys: [signingKey.publicJwk] }),
-    close: () => store.close(),
+    close: async () => {
+      await bridge.close();
+      await store.close();
+    },
     async fetch(request) {
       const { pathname } = new URL(request.url);
       if (request.method === 'POST' && pathname === '/register' && !registrations.take()) {
@@ -87,7 +91,7 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
           { status: 429, headers: { 'retry-after': String(REGISTRATION_REFILL_MS / 1000) } },
         );
       }
-      return bridge(listener, request, issuer);
+      return bridge.fetch(request);
     },
   };
 }

@@ -10,7 +10,7 @@ import type { FrontEngine } from './engine.js';
 import { type FrontOptionValues, type FrontSettings, frontSettings } from './options.js';
 
 /** The optional peers the front loads. */
-const FRONT_PEERS = ['oidc-provider', 'openid-client', 'light-my-request'];
+const FRONT_PEERS = ['oidc-provider', 'openid-client'];
 
 /** The paths the front answers, under the resource's origin. */
 const FRONT_PATHS = [
