@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../index.js';
 import { describeParseArgsError, isParseArgsError } from '../internal/command-line.js';
-import type { McpScopeNames, McpToolScope, ToolName } from './scope.js';
+import type { McpToolScope, ToolName } from './scope.js';
+import { checkedScopeNames, type McpScopeNames } from './scope-names.js';
 
 /** The text `agentchat-mcp --help` prints. */
 export const USAGE = `Usage: agentchat-mcp [options]
@@ -236,12 +237,7 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
             resource: values.resource,
             audience: values.audience ?? [],
             introspection: values.introspection ?? false,
-            // Checked when the handler is made, which names the flag.
-            scopeNames: {
-              ...(values['read-scope'] !== undefined && { readScope: values['read-scope'] }),
-              ...(values['write-scope'] !== undefined && { writeScope: values['write-scope'] }),
-              ...(values['scope-prefix'] !== undefined && { scopePrefix: values['scope-prefix'] }),
-            },
+            scopeNames: scopeNames(values),
             upstream,
           },
   };
@@ -288,6 +284,22 @@ function checkUpstream(
     );
   }
   return { clientId, scope, store };
+}
+
+/** `--read-scope`, `--write-scope` and `--scope-prefix`, those given, each a scope one may hold. */
+function scopeNames(values: {
+  'read-scope'?: string | undefined;
+  'write-scope'?: string | undefined;
+  'scope-prefix'?: string | undefined;
+}): McpScopeNames {
+  const names: McpScopeNames = {
+    ...(values['read-scope'] !== undefined && { readScope: values['read-scope'] }),
+    ...(values['write-scope'] !== undefined && { writeScope: values['write-scope'] }),
+    ...(values['scope-prefix'] !== undefined && { scopePrefix: values['scope-prefix'] }),
+  };
+  // A bad name is a bad value on the command line: refused here, naming the flag.
+  checkedScopeNames(names);
+  return names;
 }
 
 function parsePort(value: string): number {

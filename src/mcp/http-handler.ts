@@ -21,7 +21,6 @@ import { closest } from '../internal/closest.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
 import { signInFrontOf } from './front/index.js';
 import {
-  type McpScopeNames,
   type McpToolScope,
   type ToolName,
   type ToolScopes,
@@ -29,6 +28,7 @@ import {
   toolsForToken,
   toolsInScope,
 } from './scope.js';
+import type { McpScopeNames } from './scope-names.js';
 import { isClientLike, serverWithTools } from './server.js';
 import type { IntrospectionCredentials } from './token-verifier.js';
 import type { Operations } from './tools.js';

@@ -25,12 +25,7 @@ export {
   type McpHttpHandlerOptions,
   type OneClientSource,
 } from './http-handler.js';
-export type {
-  McpScopeNames,
-  McpToolScope,
-  ReadOnlyToolName,
-  ScopedToolList,
-  ToolName,
-} from './scope.js';
+export type { McpToolScope, ReadOnlyToolName, ScopedToolList, ToolName } from './scope.js';
+export type { McpScopeNames } from './scope-names.js';
 export { createMcpServer, type McpServerOptions } from './server.js';
 export type { IntrospectionCredentials } from './token-verifier.js';

@@ -1,6 +1,7 @@
 import { type AuthInfo, type JSONRPCRequest, requireScopes } from '@modelcontextprotocol/server';
 import { ConfigurationError } from '../index.js';
 import { closest } from '../internal/closest.js';
+import { checkedScopeNames, type McpScopeNames } from './scope-names.js';
 import { type AgentChatTool, createProject, getProject, sendMessage } from './tools.js';
 
 /** Every tool, in the order `tools/list` gives them: the names below are read from it. */
@@ -149,59 +150,14 @@ export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, a
   return chosen.filter((tool) => tool.annotations.readOnlyHint === true);
 }
 
-/** Which of the two scopes each tool needs: reading, or writing (creating, sending). */
-const TOOL_ACCESS: Readonly<Record<ToolName, 'read' | 'write'>> = {
-  create_project: 'write',
-  get_project: 'read',
-  send_message: 'write',
-};
-
 /**
- * The OAuth scope names of the tools when the server is an OAuth protected resource, for identity
- * providers with naming rules of their own. Entra ID, for one, has hosts request
- * `api://<application id>/agentchat.read` and puts `agentchat.read` in the token's `scp`.
- *
- * @example
- * ```ts
- * import type { McpScopeNames } from 'agentchat/mcp';
- *
- * const entra: McpScopeNames = {
- *   scopePrefix: 'api://3f2a9c4e-0000-4000-8000-000000000001/',
- *   readScope: 'agentchat.read',
- *   writeScope: 'agentchat.write',
- * };
- * ```
+ * Which of the two scopes a tool needs: reading for one that changes nothing (its
+ * `readOnlyHint`, as `readOnly` reads it), writing for any other, or for a name no tool has.
  */
-export interface McpScopeNames {
-  /**
-   * The scope `get_project` needs, as tokens carry it (without `scopePrefix`).
-   *
-   * @default 'agentchat:read'
-   */
-  readScope?: string;
-  /**
-   * The scope `create_project` and `send_message` need, as tokens carry it (without
-   * `scopePrefix`). May be the same as `readScope`, for one scope that allows every tool.
-   *
-   * @default 'agentchat:write'
-   */
-  writeScope?: string;
-  /**
-   * What hosts put before each name when they request it, and what the protected resource
-   * metadata and challenges name: Entra ID's `api://<application id>/`. A token's scope is
-   * accepted with the prefix or without it.
-   *
-   * @default '' (none)
-   */
-  scopePrefix?: string;
+function accessOf(name: string): 'read' | 'write' {
+  const tool = allTools.find((candidate) => candidate.name === name);
+  return tool?.annotations.readOnlyHint === true ? 'read' : 'write';
 }
-
-/** The scope names when none are configured: what tokens, metadata and challenges carry. */
-export const scopeNameDefaults: Readonly<Required<McpScopeNames>> = {
-  readScope: 'agentchat:read',
-  writeScope: 'agentchat:write',
-  scopePrefix: '',
-};
 
 /** The scopes of a server's tools, as configured: what it advertises and what tokens need. */
 export interface ToolScopes {
@@ -215,44 +171,19 @@ export interface ToolScopes {
   held(tokenScopes: readonly string[]): readonly string[];
 }
 
-/** RFC 6749 section 3.3's scope-token: printable ASCII but space, `"` and `\`. */
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-
-/** What a message refusing a scope name gives as an example. */
-const EXAMPLES: Readonly<Record<keyof McpScopeNames, string>> = {
-  readScope: 'agentchat.read',
-  writeScope: 'agentchat.write',
-  scopePrefix: 'api://<application id>/',
-};
-
 /**
  * The tools' scopes from the names configured.
  *
- * @throws {@link ConfigurationError} for a name that is not an RFC 6749 scope token, or a prefix
- * with a character no scope may hold.
+ * @throws {@link ConfigurationError} as {@link checkedScopeNames} does.
  */
 export function toolScopes(names: McpScopeNames = {}): ToolScopes {
-  const checked = (option: keyof McpScopeNames, flag: string): string => {
-    const value = names[option] ?? scopeNameDefaults[option];
-    const empty = option === 'scopePrefix' && value === '';
-    if (typeof value !== 'string' || !(empty || SCOPE_TOKEN.test(value))) {
-      throw new ConfigurationError(
-        `Invalid ${option} (${flag}) ${JSON.stringify(value)}: a scope is printable ASCII ` +
-          `without spaces, double quotes or backslashes (RFC 6749 section 3.3), such as ${EXAMPLES[option]}.`,
-      );
-    }
-    return value;
-  };
-  const prefix = checked('scopePrefix', '--scope-prefix');
-  const byAccess = {
-    read: checked('readScope', '--read-scope'),
-    write: checked('writeScope', '--write-scope'),
-  };
-  const of = (tool: string): string => prefix + byAccess[TOOL_ACCESS[tool as ToolName]];
+  const { scopePrefix: prefix, readScope, writeScope } = checkedScopeNames(names);
+  const byAccess = { read: readScope, write: writeScope };
+  const of = (tool: string): string => prefix + byAccess[accessOf(tool)];
   const neededBy = (tools: readonly { readonly name: string }[]): readonly string[] => [
     ...new Set(
       (['read', 'write'] as const)
-        .filter((access) => tools.some((tool) => TOOL_ACCESS[tool.name as ToolName] === access))
+        .filter((access) => tools.some((tool) => accessOf(tool.name) === access))
         .map((access) => prefix + byAccess[access]),
     ),
   ];

@@ -1,10 +1,10 @@
 /**
  * A self-signed certificate for `localhost` and 127.0.0.1, made by openssl for one test run: what
  * an https server in a test serves, and what a child process trusts through
- * `NODE_EXTRA_CA_CERTS`. Nothing outside the test's temporary folder is touched.
+ * `NODE_EXTRA_CA_CERTS`. Nothing outside its temporary folder is touched; `remove()` removes it.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,8 @@ export interface TestCertificate {
   readonly cert: string;
   /** The certificate's file, for `NODE_EXTRA_CA_CERTS`. */
   readonly certFile: string;
+  /** Removes its folder. */
+  remove(): Promise<void>;
 }
 
 export async function makeTestCertificate(): Promise<TestCertificate> {
@@ -30,5 +32,6 @@ export async function makeTestCertificate(): Promise<TestCertificate> {
     key: await readFile(keyFile, 'utf8'),
     cert: await readFile(certFile, 'utf8'),
     certFile,
+    remove: () => rm(folder, { recursive: true, force: true }),
   };
 }

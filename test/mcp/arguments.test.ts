@@ -87,6 +87,10 @@ describe('agentchat-mcp arguments', () => {
       readScope: 'agentchat.read',
       writeScope: 'agentchat.write',
     });
+    // A name no scope can be is a bad value, refused with the command line (exit code 2).
+    expect(
+      refusal(['--http', '--authorization-server', 'https://a', '--read-scope', 'agentchat read']),
+    ).toMatch(/^Invalid readScope \(--read-scope\) "agentchat read": a scope is printable ASCII/);
     for (const flag of ['--read-scope', '--write-scope', '--scope-prefix']) {
       expect(refusal(['--http', flag, 'x'])).toBe(
         `${flag} is for an OAuth protected resource: add --authorization-server.`,

@@ -117,6 +117,7 @@ afterAll(async () => {
   await Promise.all(started.map((server) => server.stop()));
   await new Promise((resolve) => plainHttp?.close(resolve));
   await Promise.all([secure?.close(), downgraded?.close(), service?.close()]);
+  await certificate?.remove();
 });
 
 describe('an https issuer naming plain-http URLs off loopback', { timeout: 60_000 }, () => {

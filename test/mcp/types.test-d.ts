@@ -90,6 +90,15 @@ describe('createMcpHttpHandler', () => {
       resource: 'https://mcp.example.com/mcp',
       audience: ['api://agentchat'],
     });
+    createMcpHttpHandler({
+      client,
+      authorizationServer: 'https://login.microsoftonline.com/tenant/v2.0',
+      resource: 'https://mcp.example.com/mcp',
+      audience: '3f2a9c4e-0000-4000-8000-000000000001',
+      scopePrefix: 'api://3f2a9c4e-0000-4000-8000-000000000001/',
+      readScope: 'agentchat.read',
+      writeScope: 'agentchat.write',
+    });
     // Options built elsewhere, whose clientOptions may be absent: checked when the handler is made.
     const base: McpHttpHandlerOptions = { allowedOrigins: ['https://app.example.com'] };
     createMcpHttpHandler(base);
@@ -123,6 +132,8 @@ describe('createMcpHttpHandler', () => {
     createMcpHttpHandler({ readonly: true });
     // @ts-expect-error allowedOrigins, not allowedOrigin
     createMcpHttpHandler({ client, allowedOrigin: ['https://app.example.com'] });
+    // @ts-expect-error scopePrefix, not scopesPrefix
+    createMcpHttpHandler({ client, scopesPrefix: 'api://x/' });
     // @ts-expect-error baseUrl, not baseurl
     createMcpHttpHandler({ clientOptions: { baseurl: 'https://host/api' } });
     // @ts-expect-error clientOptions take no apiKey: pass-through uses each caller's
