@@ -150,7 +150,7 @@ export interface McpHttpHandlerOptions<
    *
    * @default none
    */
-  upstreamClientSecret?: string;
+  upstreamClientSecret?: string | undefined;
   /**
    * The scope asked of `upstreamIssuer`; it must hold `openid`.
    *
@@ -163,7 +163,7 @@ export interface McpHttpHandlerOptions<
    *
    * @default none: a key made at start
    */
-  signingKey?: string | JsonWebKey;
+  signingKey?: string | JsonWebKey | undefined;
   /**
    * Where the sign-in front keeps registrations, codes, refresh tokens, sessions and consents:
    * `'memory'` (this process, every model bounded), or a Redis URL (`redis://`, `rediss://`)
