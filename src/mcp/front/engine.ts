@@ -37,6 +37,8 @@ export interface FrontEngine {
  */
 export async function createFrontEngine(settings: FrontSettings): Promise<FrontEngine> {
   const signingKey = await loadSigningKey(settings.signingKey);
+  // The optional peers, imported only now (see provider.ts's `engine`).
+  const [engine, client] = await Promise.all([import('oidc-provider'), import('openid-client')]);
   const store =
     settings.store === undefined
       ? { adapter: memoryAdapter(), close: async () => {} }
@@ -50,6 +52,7 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     signingKey,
     cookieKeys: [derivedSecret(signingKey, 'cookies')],
     adapter,
+    engine,
   });
   const upstream = createUpstream({
     issuer: settings.upstreamIssuer,
@@ -57,6 +60,7 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     clientSecret: settings.upstreamClientSecret,
     scope: settings.upstreamScope,
     redirectUri: new URL('/oauth/callback', issuer).href,
+    client,
   });
   const route = interactionRoutes({
     provider,
@@ -65,11 +69,11 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     upstreamIssuer: settings.upstreamIssuer,
     issuer: settings.issuer,
   });
-  const engine = provider.callback();
+  const callback = provider.callback();
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const handle = route(new URL(req.url ?? '/', issuer).pathname);
     if (handle) void handle(req, res);
-    else engine(req, res);
+    else callback(req, res);
   };
   const registrations = tokenBucket(REGISTRATION_BURST, REGISTRATION_REFILL_MS);
   const bridge = await startBridge(listener, issuer);

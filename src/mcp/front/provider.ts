@@ -6,8 +6,12 @@
  * grant, the whole family), revocation, RFC 9207 `iss` on the redirect. The person's part (the
  * consent page, the upstream sign-in) is in interactions.ts.
  */
-import type { AdapterConstructor, Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import Provider, { errors } from 'oidc-provider';
+import type {
+  AdapterConstructor,
+  Configuration,
+  KoaContextWithOIDC,
+  default as Provider,
+} from 'oidc-provider';
 import { errorPage, PAGE_HEADERS } from './consent-page.js';
 import { isLoopbackHost } from './options.js';
 import type { SigningKey } from './signing-key.js';
@@ -50,6 +54,12 @@ export interface FrontProviderOptions {
   readonly signingKey: SigningKey;
   readonly cookieKeys: readonly string[];
   readonly adapter: AdapterConstructor;
+  /**
+   * The oidc-provider module, imported by the caller when the front loads: a static import would
+   * be a top-level `require` in the CommonJS build, failing for every user of agentchat/mcp
+   * without the optional peer.
+   */
+  readonly engine: typeof import('oidc-provider');
 }
 
 /**
@@ -61,7 +71,8 @@ export interface FrontProviderOptions {
  * ```
  */
 export function createFrontProvider(options: FrontProviderOptions): Provider {
-  const { issuer, resource, toolScopes, signingKey, cookieKeys, adapter } = options;
+  const { issuer, resource, toolScopes, signingKey, cookieKeys, adapter, engine } = options;
+  const { default: Provider, errors } = engine;
   const alg = signingKey.privateJwk.alg;
   const configuration: Configuration = {
     adapter,

@@ -6,7 +6,7 @@
  * expires, and its `maxmemory` caps the whole.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { createClient } from 'redis';
+import type * as RedisModule from 'redis';
 import { CLIENT_IDLE_TTL_S } from './memory-store.js';
 import type { FrontStore } from './options.js';
 
@@ -14,7 +14,7 @@ import type { FrontStore } from './options.js';
 const PREFIX = 'agentchat-mcp:front:';
 
 /** What the adapter needs of a Redis client. */
-type Redis = ReturnType<typeof createClient>;
+type Redis = ReturnType<typeof RedisModule.createClient>;
 
 /**
  * Connects to `url` and resolves with the adapter class, and the way to close the connection.
@@ -25,6 +25,8 @@ type Redis = ReturnType<typeof createClient>;
  * ```
  */
 export async function redisAdapter(url: string): Promise<FrontStore> {
+  // Imported here, not at the top: see provider.ts's `engine`.
+  const { createClient } = await import('redis');
   const redis: Redis = createClient({ url });
   // A lost connection is retried by the client; each command meanwhile fails, as a sign-in then.
   redis.on('error', () => {});

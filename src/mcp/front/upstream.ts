@@ -5,7 +5,7 @@
  * verified whole, its signature included (openid-client's non-repudiation checks), its issuer,
  * audience, nonce and expiry by openid-client's own checks.
  */
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { boundedFetch } from '../bounded-fetch.js';
 import { isLoopbackHost } from './options.js';
 
@@ -20,6 +20,8 @@ export interface UpstreamOptions {
   readonly scope: string;
   /** `<origin of the resource>/oauth/callback`, registered at the upstream. */
   readonly redirectUri: string;
+  /** The openid-client module, imported when the front loads (see provider.ts's `engine`). */
+  readonly client: typeof Oidc;
 }
 
 /** What the front keeps between sending a person upstream and their return. */
@@ -52,7 +54,8 @@ export interface Upstream {
  * ```
  */
 export function createUpstream(options: UpstreamOptions): Upstream {
-  let configuration: Promise<oidc.Configuration> | undefined;
+  const oidc = options.client;
+  let configuration: Promise<Oidc.Configuration> | undefined;
   const configured = () => {
     configuration ??= discover(options).catch((error: unknown) => {
       // Not kept: an upstream down at start does not need a restart.
@@ -114,7 +117,8 @@ function refusal(error: unknown): string {
   return detail && detail !== message ? `${message}: ${detail}` : message;
 }
 
-async function discover(options: UpstreamOptions): Promise<oidc.Configuration> {
+async function discover(options: UpstreamOptions): Promise<Oidc.Configuration> {
+  const oidc = options.client;
   const issuer = new URL(options.issuer);
   const authentication =
     options.clientSecret === undefined ? oidc.None() : oidc.ClientSecretPost(options.clientSecret);
@@ -134,4 +138,4 @@ async function discover(options: UpstreamOptions): Promise<oidc.Configuration> {
 }
 
 /** The bounded fetch, as openid-client calls it. */
-const upstreamFetch: oidc.CustomFetch = (url, options) => boundedFetch(url, options as RequestInit);
+const upstreamFetch: Oidc.CustomFetch = (url, options) => boundedFetch(url, options as RequestInit);
