@@ -17,7 +17,8 @@ const front: McpHttpHandlerOptions = {
   upstreamClientId: 'front-app',
 };
 
-function refusal(options: McpHttpHandlerOptions): string {
+/** The message of the ConfigurationError `options` (bad on purpose, so loosely typed) get. */
+function refusal(options: Record<string, unknown>): string {
   try {
     createMcpHttpHandler(options as never);
   } catch (error) {
@@ -28,7 +29,7 @@ function refusal(options: McpHttpHandlerOptions): string {
 }
 
 describe('the sign-in front refuses at construction', () => {
-  it.each<[string, McpHttpHandlerOptions, RegExp]>([
+  it.each<[string, Record<string, unknown>, RegExp]>([
     ['no client', { ...front, client: undefined }, /needs client/],
     ['no resource', { ...front, resource: undefined }, /needs resource/],
     ['no upstreamClientId', { ...front, upstreamClientId: undefined }, /needs upstreamClientId/],
