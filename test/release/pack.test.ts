@@ -195,7 +195,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 3.2 MB unpacked, 820 KB packed', () => {
+  it('stays small: under 3.45 MB unpacked, 940 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -204,7 +204,12 @@ describe('npm pack', () => {
     // bin and the HTTP bridge it bundles, the MCP server's stdio and HTTP faces with its OAuth
     // protected resource (the token verifier, and the discovery module it shares with the
     // client), and the guides (about 200 KB). A jump means something shipped by mistake.
-    expect(packed.unpackedSize).toBeLessThan(3200 * 1024);
-    expect(packed.size).toBeLessThan(820 * 1024);
+    // The MCP server's sign-in front (issue 45) brought it to 3.36 MB: its 60 KB of source
+    // (oidc-provider's configuration, the consent page, the upstream sign-in, the memory and
+    // Redis stores, the bridge) in the ESM build, loaded on first use (about 100 KB with its source
+    // map), and again in the CJS build and its map; its peers stay external, its guide is 10 KB.
+    // Packed, 897 KB with it (measured after merging issue 42's work of the same round).
+    expect(packed.unpackedSize).toBeLessThan(3450 * 1024);
+    expect(packed.size).toBeLessThan(940 * 1024);
   });
 });
