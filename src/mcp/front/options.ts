@@ -4,6 +4,7 @@
  */
 import type { AdapterConstructor } from 'oidc-provider';
 import { ConfigurationError } from '../../index.js';
+import { isLoopback } from '../../internal/platform.js';
 
 /** The scope asked of the upstream when none is given. */
 export const DEFAULT_UPSTREAM_SCOPE = 'openid profile email';
@@ -58,7 +59,7 @@ export function frontSettings(
       `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: expected the OpenID issuer URL of the identity provider, such as https://login.microsoftonline.com/<tenant>/v2.0.`,
     );
   }
-  if (issuerUrl.protocol === 'http:' && !isLoopbackHost(issuerUrl.hostname)) {
+  if (issuerUrl.protocol === 'http:' && !isLoopback(issuerUrl.hostname)) {
     throw new ConfigurationError(
       `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: an identity provider is reached over https (http only on this machine).`,
     );
@@ -90,7 +91,7 @@ export function frontSettings(
       'signingKey (AGENTCHAT_SIGNING_KEY) is not a private key: give a private JWK (JSON, with "d") or a PKCS#8 PEM (BEGIN PRIVATE KEY).',
     );
   }
-  if (resource.protocol === 'http:' && !isLoopbackHost(resource.hostname)) {
+  if (resource.protocol === 'http:' && !isLoopback(resource.hostname)) {
     throw new ConfigurationError(
       `Invalid resource ${JSON.stringify(resource.href)}: with upstreamIssuer the server is an authorization server, reached over https (http only on this machine).`,
     );
@@ -138,10 +139,4 @@ function looksLikePrivateKey(value: unknown): boolean {
   }
   const { kty, d } = (jwk ?? {}) as { kty?: unknown; d?: unknown };
   return typeof kty === 'string' && typeof d === 'string';
-}
-
-/** True for a name or address only this machine reaches. */
-export function isLoopbackHost(hostname: string): boolean {
-  const bare = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
 }

@@ -12,8 +12,8 @@ import type {
   KoaContextWithOIDC,
   default as Provider,
 } from 'oidc-provider';
+import { isLoopback } from '../../internal/platform.js';
 import { errorPage, PAGE_HEADERS } from './consent-page.js';
-import { isLoopbackHost } from './options.js';
 import type { SigningKey } from './signing-key.js';
 
 /** Lifetimes, in seconds. */
@@ -165,5 +165,5 @@ function allowFetch(clientId: string): boolean {
 /** True for a Client ID Metadata Document URL that names this machine. */
 export function namesThisMachine(url: string): boolean {
   const parsed = URL.parse(url);
-  return parsed !== null && isLoopbackHost(parsed.hostname);
+  return parsed !== null && isLoopback(parsed.hostname);
 }

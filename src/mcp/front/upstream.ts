@@ -6,8 +6,8 @@
  * audience, nonce and expiry by openid-client's own checks.
  */
 import type * as Oidc from 'openid-client';
+import { isLoopback } from '../../internal/platform.js';
 import { boundedFetch } from '../bounded-fetch.js';
-import { isLoopbackHost } from './options.js';
 
 /** How long one exchange with the upstream may take, in seconds. */
 const UPSTREAM_TIMEOUT_S = 10;
@@ -124,7 +124,7 @@ async function discover(options: UpstreamOptions): Promise<Oidc.Configuration> {
     options.clientSecret === undefined ? oidc.None() : oidc.ClientSecretPost(options.clientSecret);
   const config = await oidc.discovery(issuer, options.clientId, undefined, authentication, {
     // http only for an upstream on this machine (a test's, a local Keycloak); https elsewhere.
-    ...(issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname)
+    ...(issuer.protocol === 'http:' && isLoopback(issuer.hostname)
       ? { execute: [oidc.allowInsecureRequests] }
       : {}),
     timeout: UPSTREAM_TIMEOUT_S,
