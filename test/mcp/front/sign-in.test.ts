@@ -173,4 +173,54 @@ describe('the sign-in front', { timeout: 90_000 }, () => {
     );
     expect(back.searchParams.get('code')).toBeTruthy();
   });
+
+  it('remembers a consent per person and host: asked again only for another host', async () => {
+    const register = async (name: string) => {
+      const response = await fetch(`${origin}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: name,
+          redirect_uris: [redirect.url],
+          token_endpoint_auth_method: 'none',
+          grant_types: ['authorization_code', 'refresh_token'],
+        }),
+      });
+      return ((await response.json()) as { client_id: string }).client_id;
+    };
+    const authorize = (clientId: string) => {
+      const url = new URL(`${origin}/authorize`);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirect.url,
+        scope: 'agentchat:read',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      }).toString();
+      return url;
+    };
+    const first = await register('First Host');
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const pages: string[] = [];
+      page.on('load', () => pages.push(new URL(page.url()).pathname));
+      await signInAsPerson(page, authorize(first), redirect.url);
+      const upstreamVisits = upstream.authorizationRequests.length;
+      // The same host again: straight back with a code, no page shown, nobody sent upstream.
+      pages.length = 0;
+      await page.goto(authorize(first).href);
+      expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
+      expect(pages).toEqual(['/callback']);
+      // Another host: the front asks, naming it, but the person is not sent upstream again.
+      await page.goto(authorize(await register('Second Host')).href);
+      expect(await page.locator('#client-name').textContent()).toBe('Second Host');
+      const back = await signInAsPerson(page, new URL(page.url()), redirect.url);
+      expect(back.searchParams.get('code')).toBeTruthy();
+      expect(upstream.authorizationRequests.length).toBe(upstreamVisits);
+    } finally {
+      await context.close();
+    }
+  });
 });
