@@ -31,8 +31,12 @@ const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
 const clientByPackageName: Plugin = {
   name: 'client-by-package-name',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/index\.js$/ }, ({ resolveDir }) =>
-      resolveDir === mcpSources ? { path: 'agentchat', external: true } : undefined,
+    // From src/mcp/ and its rooms (src/mcp/front/): whatever the depth, the same public entry.
+    build.onResolve({ filter: /^(\.\.\/)+index\.js$/ }, ({ path, resolveDir }) =>
+      resolveDir.startsWith(mcpSources) &&
+      join(resolveDir, path) === join(mcpSources, '..', 'index.js')
+        ? { path: 'agentchat', external: true }
+        : undefined,
     );
   },
 };

@@ -35,6 +35,18 @@ Options:
   --scope-prefix <prefix>   with --authorization-server, put before each scope in the metadata
                             and challenges, as hosts request it (Entra ID: api://<application id>/);
                             tokens may carry a scope with it or without
+  --upstream-issuer <issuer>
+                            be the authorization server hosts register with (a sign-in front),
+                            signing each person in at this OpenID issuer (Entra ID, Okta, Google,
+                            Keycloak) as the app registered there, whose redirect URI is
+                            <origin of --resource>/oauth/callback; takes --resource and the scope
+                            options as --authorization-server does
+  --upstream-client-id <id> with --upstream-issuer, that app's client id (its secret in
+                            AGENTCHAT_UPSTREAM_CLIENT_SECRET)
+  --upstream-scope <scope>  with --upstream-issuer, the scope asked there (default
+                            "openid profile email")
+  --store <URL>             with --upstream-issuer, keep the front's state in Redis
+                            (redis://host:6379), shared by replicas (default: memory)
   --tools <a,b>             serve only these tools
   --read-only               serve only the tools that change nothing (get_project)
   -h, --help                show this help
@@ -57,6 +69,11 @@ Environment:
                             --authorization-server needs one)
   AGENTCHAT_INTROSPECTION_CLIENT_ID, AGENTCHAT_INTROSPECTION_CLIENT_SECRET
                             the client --introspection introspects tokens as
+  AGENTCHAT_UPSTREAM_CLIENT_SECRET
+                            the secret of the app --upstream-issuer signs people in as
+  AGENTCHAT_SIGNING_KEY     with --upstream-issuer, the private key (JWK or PKCS#8 PEM) access
+                            tokens are signed with: the same for every replica (default: one made
+                            at start)
   AGENTCHAT_LOG             the client's log level on standard error (error, warn, info, debug)`;
 
 /** What `agentchat-mcp` was asked to do, from its command line. */
@@ -96,6 +113,19 @@ export interface BinAuthorization {
   readonly introspection: boolean;
   /** `--read-scope`, `--write-scope` and `--scope-prefix`, those given. */
   readonly scopeNames: McpScopeNames;
+  /**
+   * With `--upstream-issuer`, the sign-in front: `issuer` is then the upstream's, and the server
+   * is the authorization server hosts meet.
+   */
+  readonly upstream: BinUpstream | undefined;
+}
+
+/** `--upstream-client-id` and `--upstream-scope`. */
+export interface BinUpstream {
+  readonly clientId: string;
+  readonly scope: string | undefined;
+  /** `--store`: a Redis URL, or `undefined` for memory. */
+  readonly store: string | undefined;
 }
 
 const options = {
@@ -114,6 +144,10 @@ const options = {
   'read-scope': { type: 'string' },
   'write-scope': { type: 'string' },
   'scope-prefix': { type: 'string' },
+  'upstream-issuer': { type: 'string' },
+  'upstream-client-id': { type: 'string' },
+  'upstream-scope': { type: 'string' },
+  store: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -142,6 +176,10 @@ const HTTP_ONLY = [
   'read-scope',
   'write-scope',
   'scope-prefix',
+  'upstream-issuer',
+  'upstream-client-id',
+  'upstream-scope',
+  'store',
 ] as const;
 
 /**
@@ -166,7 +204,9 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
       throw new ConfigurationError(`--${stray[0]} is for the HTTP server: add --http.`);
     }
   }
-  const issuer = values['authorization-server'];
+  const upstreamIssuer = values['upstream-issuer'];
+  const issuer = values['authorization-server'] ?? upstreamIssuer;
+  const upstream = checkUpstream(values);
   if (issuer === undefined) {
     const stray = AUTHORIZATION_ONLY.find((name) => values[name] !== undefined);
     if (stray !== undefined) {
@@ -202,8 +242,52 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
             audience: values.audience ?? [],
             introspection: values.introspection ?? false,
             scopeNames: scopeNames(values),
+            upstream,
           },
   };
+}
+
+/** The sign-in front's flags, when `--upstream-issuer` is given; refuses those that clash. */
+function checkUpstream(
+  values: {
+    readonly [name in keyof typeof options]?: string | boolean | string[] | undefined;
+  },
+): BinUpstream | undefined {
+  const clientId = values['upstream-client-id'] as string | undefined;
+  const scope = values['upstream-scope'] as string | undefined;
+  const store = values.store as string | undefined;
+  if (values['upstream-issuer'] === undefined) {
+    const stray =
+      clientId !== undefined
+        ? 'upstream-client-id'
+        : scope !== undefined
+          ? 'upstream-scope'
+          : store !== undefined
+            ? 'store'
+            : undefined;
+    if (stray !== undefined) {
+      throw new ConfigurationError(`--${stray} is for the sign-in front: add --upstream-issuer.`);
+    }
+    return undefined;
+  }
+  if (values['authorization-server'] !== undefined) {
+    throw new ConfigurationError(
+      '--authorization-server (hosts get tokens there) and --upstream-issuer (this server is the ' +
+        'authorization server, signing people in there) do not go together: give one.',
+    );
+  }
+  const clash = (['audience', 'introspection'] as const).find((name) => values[name] !== undefined);
+  if (clash !== undefined) {
+    throw new ConfigurationError(
+      `--${clash} is for tokens of another authorization server; with --upstream-issuer this server issues its own.`,
+    );
+  }
+  if (clientId === undefined || clientId === '') {
+    throw new ConfigurationError(
+      '--upstream-issuer needs --upstream-client-id, the client id of the app registered for this server there.',
+    );
+  }
+  return { clientId, scope, store };
 }
 
 /** `--read-scope`, `--write-scope` and `--scope-prefix`, those given, each a scope one may hold. */

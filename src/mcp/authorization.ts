@@ -16,6 +16,7 @@ import {
   readRequestBody,
   verifyBearerToken,
 } from '@modelcontextprotocol/server';
+import type { JWTVerifyGetKey } from 'jose';
 import type { Caller, FetchOptions, Logger } from '../index.js';
 import { missingScope, type ToolScopes } from './scope.js';
 import {
@@ -47,6 +48,8 @@ export interface AuthorizationGateOptions {
   readonly logger: Logger | undefined;
   /** Merged into every fetch to the authorization server. */
   readonly fetchOptions: FetchOptions | undefined;
+  /** The issuer's keys when they are at hand (the sign-in front's): see the verifier. */
+  readonly keySet?: JWTVerifyGetKey | undefined;
   /** The tools the server offers, whose calls are checked against each token's scopes. */
   // biome-ignore lint/suspicious/noExplicitAny: tools of different shapes
   readonly tools: readonly AgentChatTool<any, any>[];
@@ -77,7 +80,7 @@ export interface AuthorizationGate {
  * `buildOAuthProtectedResourceMetadata`); the handler turns it into a `ConfigurationError`.
  */
 export function createAuthorizationGate(options: AuthorizationGateOptions): AuthorizationGate {
-  const { issuer, resource, audience, introspection, logger, fetchOptions, tools, scopes } =
+  const { issuer, resource, audience, introspection, logger, fetchOptions, tools, scopes, keySet } =
     options;
   // What a host is told to ask for when refused without a valid token (the MCP authorization
   // spec's scope selection): the scopes of the tools this server offers, no more.
@@ -107,6 +110,7 @@ export function createAuthorizationGate(options: AuthorizationGateOptions): Auth
     introspection,
     logger,
     fetchOptions,
+    keySet,
   });
 
   const metadataResponse = (request: Request, pathname: string): Response | undefined => {

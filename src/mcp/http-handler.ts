@@ -7,6 +7,7 @@ import {
   OAuthErrorCode,
   originValidationResponse,
 } from '@modelcontextprotocol/server';
+import type { JWTVerifyGetKey } from 'jose';
 import type { forRequest as forRequestMethod } from '../client.js';
 import { fetchOptionsProblem } from '../core/fetch-options.js';
 import {
@@ -20,6 +21,7 @@ import {
 } from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
+import { signInFrontOf } from './front/index.js';
 import {
   type McpToolScope,
   type ToolName,
@@ -126,7 +128,7 @@ export interface McpHttpHandlerOptions<
   introspection?: IntrospectionCredentials;
   /**
    * Options merged into every fetch the server makes to the authorization server (its metadata,
-   * key set and introspection), for what a runtime's `fetch` takes beyond the standard: undici's
+   * key set and introspection) or, with `upstreamIssuer`, to the upstream identity provider, for what a runtime's `fetch` takes beyond the standard: undici's
    * `dispatcher` for a proxy or a private CA on Node, Deno's `client`, Bun's `proxy` and `tls`.
    * The service's calls take `client`'s own `fetchOptions`. See docs/networks.md.
    *
@@ -146,6 +148,54 @@ export interface McpHttpHandlerOptions<
    * ```
    */
   fetchOptions?: FetchOptions;
+  /**
+   * The OpenID issuer of the company's identity provider (Entra ID, Okta, Google, Keycloak...)
+   * for the sign-in front: this server becomes the authorization server hosts register with
+   * (RFC 8414 metadata at its origin, RFC 7591 registration, Client ID Metadata Documents, PKCE
+   * S256, refresh tokens rotated, revocation), shows its own consent page, signs each person in
+   * at this issuer (OpenID Connect with PKCE and a nonce, as the one app registered there, whose
+   * redirect URI is `<origin of resource>/oauth/callback`), and issues its own RFC 9068 access
+   * tokens for `resource`. Needs `client`, `resource` and `upstreamClientId`; not with
+   * `authorizationServer`. Node only; needs the optional peers `oidc-provider` and
+   * `openid-client`.
+   *
+   * @default none: no sign-in front
+   */
+  upstreamIssuer?: string;
+  /**
+   * The client id of the app registered for this server at `upstreamIssuer`.
+   *
+   * @default none: required with `upstreamIssuer`
+   */
+  upstreamClientId?: string;
+  /**
+   * That app's secret (a confidential client); without, the front signs in as a public client
+   * with PKCE alone.
+   *
+   * @default none
+   */
+  upstreamClientSecret?: string | undefined;
+  /**
+   * The scope asked of `upstreamIssuer`; it must hold `openid`.
+   *
+   * @default `'openid profile email'`
+   */
+  upstreamScope?: string;
+  /**
+   * The private key the front signs access tokens with, a private JWK or a PKCS#8 PEM: give
+   * every replica the same one. Without, a key is made at start, and tokens end with the process.
+   *
+   * @default none: a key made at start
+   */
+  signingKey?: string | JsonWebKey | undefined;
+  /**
+   * Where the sign-in front keeps registrations, codes, refresh tokens, sessions and consents:
+   * `'memory'` (this process, every model bounded), or a Redis URL (`redis://`, `rediss://`)
+   * that replicas share, with the same `signingKey`. Needs the optional peer `redis` then.
+   *
+   * @default `'memory'`
+   */
+  store?: string;
   /**
    * Where, with `authorizationServer`, each tool call is logged at `info` with who made it (the
    * token's subject and client id, never the token), and an unreachable issuer at `warn`.
@@ -228,8 +278,13 @@ export function createMcpHttpHandler<
   const Tools extends readonly ToolName[] = readonly ToolName[],
   Given = McpHttpHandlerOptions,
 >(options?: McpHttpHandlerOptions<ReadOnly, Tools> & OneClientSource<Given>): McpHttpHandler;
-export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHttpHandler {
-  checkOptionNames(options);
+export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttpHandler {
+  checkOptionNames(given);
+  // The sign-in front is the authorization server: the rest is as for any other.
+  const scopes = toolScopes(given);
+  // Its tokens carry the scope names configured, as any issuer's must.
+  const front = signInFrontOf(given, scopes.supported);
+  const options = front ? { ...given, authorizationServer: front.issuer } : given;
   const { client, clientOptions, allowedOrigins = [], allowedHosts } = options;
   if (options.authorizationServer !== undefined) {
     if (clientOptions !== undefined || client === undefined) {
@@ -272,8 +327,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     });
   const operationsFor = (token: string | undefined): Operations =>
     client !== undefined || token === undefined ? shared : withApiKey(shared, token);
-  const scopes = toolScopes(options);
-  const gate = authorizationGate(options, tools, scopes);
+  const gate = authorizationGate(options, tools, scopes, front?.keySet);
   const mcp = createMcpHandler(({ authInfo }) => {
     if (gate === undefined) return serverWithTools(operationsFor(authInfo?.token), tools);
     // Behind the gate: the server's own credential, the verified caller told to its middleware,
@@ -290,6 +344,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     const { pathname } = new URL(request.url);
     const metadata = gate?.metadataResponse(request, pathname);
     if (metadata) return metadata;
+    if (front?.handles(pathname)) return front.fetch(request);
     if (pathname === '/health') {
       return request.method === 'GET' || request.method === 'HEAD'
         ? Response.json({ status: 'ok' })
@@ -317,7 +372,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions = {}): McpHt
     }
     return mcp.fetch(request, { authInfo: { token, clientId: 'agentchat-mcp', scopes: [] } });
   };
-  const handler: McpHttpHandler = { fetch, close: () => mcp.close() };
+  const close = async () => {
+    await mcp.close();
+    await front?.close();
+  };
+  const handler: McpHttpHandler = { fetch, close };
   if (gate !== undefined) {
     // For the tests of the verified-token cache's bound only; not part of the API.
     Object.defineProperty(handler, Symbol.for('agentchat.mcp.verifiedTokens'), {
@@ -387,6 +446,12 @@ const OPTION_NAMES = [
   'logger',
   'tools',
   'readOnly',
+  'upstreamIssuer',
+  'upstreamClientId',
+  'upstreamClientSecret',
+  'upstreamScope',
+  'signingKey',
+  'store',
 ];
 
 /** The options that only mean something for an OAuth protected resource. */
@@ -416,6 +481,7 @@ function authorizationGate(
   options: McpHttpHandlerOptions,
   tools: Parameters<typeof createAuthorizationGate>[0]['tools'],
   scopes: ToolScopes,
+  keySet: JWTVerifyGetKey | undefined,
 ): AuthorizationGate | undefined {
   const { authorizationServer: issuer, resource, introspection, logger, fetchOptions } = options;
   const audience = options.audience === undefined ? undefined : [options.audience].flat();
@@ -460,6 +526,7 @@ function authorizationGate(
       fetchOptions: fetchOptions && { ...fetchOptions },
       tools,
       scopes,
+      keySet,
     });
   } catch (error) {
     // The SDK refuses an issuer that is not https outside loopback.

@@ -5,11 +5,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { Client, ConfigurationError, type Logger } from '../index.js';
 import { closeUnfinishedLingeringly } from '../internal/lingering-close.js';
-import type { BinArguments } from './arguments.js';
+import type { BinArguments, BinUpstream } from './arguments.js';
 import {
   baseUrlFromEnv,
   clientOptionsFromEnv,
@@ -20,6 +19,7 @@ import {
 } from './config.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler.js';
 import { malformedRequestGuard } from './malformed-request.js';
+import { nodeListener } from './node-listener.js';
 
 /** How long calls in flight may take to finish after SIGTERM or SIGINT before they are cut off. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -70,7 +70,9 @@ export async function serveOnHttp(
       ...(shared.allowedHosts &&
         publicHost && { allowedHosts: [...shared.allowedHosts, publicHost] }),
       client: new Client({ ...clientOptionsFromEnv(env), appInfo: MCP_APP_INFO, logger }),
-      authorizationServer: authorization.issuer,
+      ...(authorization.upstream
+        ? upstreamOptions(authorization.issuer, authorization.upstream, env)
+        : { authorizationServer: authorization.issuer }),
       ...(authorization.audience.length > 0 && { audience: authorization.audience }),
       ...(authorization.introspection && { introspection: introspectionFromEnv(env) }),
       ...authorization.scopeNames,
@@ -150,8 +152,21 @@ export async function serveOnHttp(
     serve = nodeHandler(handler);
     void checked.close();
   }
+  if (authorization?.upstream) {
+    // The front loads now (its key, its peers), so that a fault stops the start, not a sign-in.
+    try {
+      const metadata = await handler.fetch(
+        new Request(`http://${host}:${port}/.well-known/oauth-authorization-server`),
+      );
+      if (!metadata.ok)
+        throw new ConfigurationError(`The sign-in front did not start (${metadata.status}).`);
+    } catch (error) {
+      server.close();
+      throw error;
+    }
+  }
   const credentials = authorization
-    ? `for access tokens of ${authorization.issuer}, calling the service with this server's own credential`
+    ? `for access tokens of ${authorization.upstream ? `its own sign-in front (people sign in at ${authorization.issuer})` : authorization.issuer}, calling the service with this server's own credential`
     : options.client
       ? "with this server's own key"
       : "with each caller's key (Authorization: Bearer <service key>)";
@@ -181,9 +196,27 @@ export async function serveOnHttp(
 
 /** The handler as a node:http listener; its own faults are one line on standard error. */
 function nodeHandler(handler: ReturnType<typeof createMcpHttpHandler>) {
-  return toNodeHandler(handler, {
-    onerror: (error) => process.stderr.write(`agentchat-mcp: ${error.message}\n`),
-  });
+  return nodeListener(handler, (error) =>
+    process.stderr.write(`agentchat-mcp: ${error.message}\n`),
+  );
+}
+
+/** The sign-in front's options: the flags, and the secrets from the environment. */
+function upstreamOptions(
+  issuer: string,
+  upstream: BinUpstream,
+  env: Environment,
+): Partial<McpHttpHandlerOptions> {
+  const secret = env.AGENTCHAT_UPSTREAM_CLIENT_SECRET?.trim();
+  const signingKey = env.AGENTCHAT_SIGNING_KEY?.trim();
+  return {
+    upstreamIssuer: issuer,
+    upstreamClientId: upstream.clientId,
+    ...(secret && { upstreamClientSecret: secret }),
+    ...(upstream.scope !== undefined && { upstreamScope: upstream.scope }),
+    ...(upstream.store !== undefined && { store: upstream.store }),
+    ...(signingKey && { signingKey }),
+  };
 }
 
 /** A host as a URL holds it: an IPv6 address in brackets. */

@@ -77,6 +77,8 @@ export interface TokenVerifierOptions {
   readonly logger?: Logger | undefined;
   /** Merged into every fetch to the authorization server: a proxy, a private CA. */
   readonly fetchOptions?: FetchOptions | undefined;
+  /** The issuer's keys when they are at hand (the sign-in front's own): nothing is fetched. */
+  readonly keySet?: JWTVerifyGetKey | undefined;
 }
 
 /** The verifier, and what tests read of its cache. */
@@ -134,7 +136,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   const metadata = issuerMetadata(issuer, logger, fetchOptions);
   const fetchDocument = boundedFetch(fetchOptions);
   const cache = new VerifiedTokenCache(VERIFIED_TOKEN_CACHE_SIZE);
-  let keySet: JWTVerifyGetKey | undefined;
+  let keySet: JWTVerifyGetKey | undefined = options.keySet;
 
   const unavailable = (what: string, error: unknown): OAuthError => {
     const reason = error instanceof Error ? error.message : String(error);

@@ -197,7 +197,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 3.6 MB unpacked, 960 KB packed', () => {
+  it('stays small: under 3.9 MB unpacked, 1,040 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -222,8 +222,13 @@ describe('npm pack', () => {
     // (diagnostics, agentchat-error: 17 KB), the channels' module with its map and its browser
     // stub (18 KB), the client's call sites in both builds and maps, and the longer observability
     // guide (9 KB).
-    // Together: about 3.51 MB unpacked and 935 KB packed.
-    expect(packed.unpackedSize).toBeLessThan(3600 * 1024);
-    expect(packed.size).toBeLessThan(960 * 1024);
+    // The MCP server's sign-in front (issue 45) brought it to 3.36 MB: its 60 KB of source
+    // (oidc-provider's configuration, the consent page, the upstream sign-in, the memory and
+    // Redis stores, the bridge) in the ESM build, loaded on first use (about 100 KB with its source
+    // map), and again in the CJS build and its map; its peers stay external, its guide is 10 KB.
+    // Packed, 897 KB with it (measured after merging issue 42's work of the same round).
+    // Together: MEASURED.
+    expect(packed.unpackedSize).toBeLessThan(3900 * 1024);
+    expect(packed.size).toBeLessThan(1040 * 1024);
   });
 });

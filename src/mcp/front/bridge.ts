@@ -1,0 +1,116 @@
+/**
+ * oidc-provider is a node:http application; agentchat/mcp's handler is a web-standard
+ * `fetch(request) => Response`. The front's listener runs on a node:http server of its own on a
+ * loopback port, and each request the handler routes to it is passed on there by `fetch`. Request
+ * injection without a socket (light-my-request) was measured keeping about 9 KiB per request
+ * (its mock sockets and requests stay reachable), which a front that must hold 10,000 abandoned
+ * authorizations in bounded memory cannot afford.
+ *
+ * The front's public origin is set on each request (`X-Forwarded-Host`, `-Proto`) so that every
+ * URL oidc-provider writes is the issuer's, behind a proxy or not; those a caller sent are
+ * dropped, as a caller could otherwise choose the issuer's URLs. The loopback port answers only
+ * requests carrying this process's secret, so that another local process cannot do so either.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readRequestBody } from '@modelcontextprotocol/server';
+
+/** The largest body of a request to the front (a registration, a token request), in bytes. */
+export const MAX_FRONT_BODY_BYTES = 65_536;
+
+/** Headers a caller may not set for the provider: the bridge alone says where it is reached. */
+const DROPPED = [
+  'host',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-for',
+  'forwarded',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+];
+
+/** The header carrying the secret the loopback port requires. */
+const SECRET_HEADER = 'x-agentchat-front';
+
+/** The bridge to a listener: `fetch` answers a request with it, `close` stops its server. */
+export interface Bridge {
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `listener` on a loopback port and bridges to it, as if each request had reached
+ * `issuer`.
+ *
+ * @example
+ * ```ts
+ * const bridge = await startBridge(provider.callback(), new URL('https://mcp.example.com'));
+ * const response = await bridge.fetch(request);
+ * ```
+ */
+export async function startBridge(listener: RequestListener, issuer: URL): Promise<Bridge> {
+  const secret = randomBytes(32).toString('base64url');
+  const server = createServer((req, res) => {
+    if (req.headers[SECRET_HEADER] !== secret) {
+      res.writeHead(403).end();
+      return;
+    }
+    delete req.headers[SECRET_HEADER];
+    listener(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  server.unref();
+  const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    async fetch(request) {
+      const url = new URL(request.url);
+      const headers = new Headers();
+      request.headers.forEach((value, name) => {
+        if (!DROPPED.includes(name)) headers.set(name, value);
+      });
+      headers.set('x-forwarded-host', issuer.host);
+      headers.set('x-forwarded-proto', issuer.protocol.slice(0, -1));
+      headers.set(SECRET_HEADER, secret);
+      let body: string | undefined;
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        const read = await readRequestBody(request, MAX_FRONT_BODY_BYTES);
+        if (read.tooLarge) {
+          return Response.json(
+            { error: 'invalid_request', error_description: 'The request body is too large.' },
+            { status: 413 },
+          );
+        }
+        body = read.text;
+      }
+      const answer = await fetch(`${target}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers,
+        redirect: 'manual',
+        ...(body !== undefined && { body }),
+      });
+      // A fresh Response: fetch's own has immutable headers the handler may need to add to.
+      const out = new Headers(answer.headers);
+      out.delete('content-encoding');
+      out.delete('content-length');
+      out.delete('connection');
+      out.delete('keep-alive');
+      const empty = request.method === 'HEAD' || [204, 304].includes(answer.status);
+      return new Response(empty ? null : await answer.arrayBuffer(), {
+        status: answer.status,
+        headers: out,
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

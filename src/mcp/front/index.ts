@@ -1,0 +1,140 @@
+/**
+ * The sign-in front as the handler holds it: its settings checked at once, its engine
+ * (oidc-provider, openid-client) loaded on the first request that reaches it, so that
+ * agentchat/mcp without a front never loads them.
+ */
+import type { JWTVerifyGetKey } from 'jose';
+import { ConfigurationError } from '../../index.js';
+import { isMissingPackage } from '../../internal/missing-package.js';
+import type { FrontEngine } from './engine.js';
+import { type FrontOptionValues, type FrontSettings, frontSettings } from './options.js';
+
+/** The optional peers the front loads. */
+const FRONT_PEERS = ['oidc-provider', 'openid-client'];
+
+/** The paths the front answers, under the resource's origin. */
+const FRONT_PATHS = [
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+  '/authorize',
+  '/token',
+  '/register',
+  '/revoke',
+  '/jwks',
+  '/interaction',
+  '/oauth/callback',
+];
+
+/** The front, loaded on first use. */
+export interface SignInFront {
+  /** True when the front answers `pathname`. */
+  handles(pathname: string): boolean;
+  fetch(request: Request): Promise<Response>;
+  /** Lets go of what the front holds (a Redis connection), when it was loaded. */
+  close(): Promise<void>;
+  /** The front's signing key, as the verifier checks tokens with it. */
+  readonly keySet: JWTVerifyGetKey;
+  /** The front's issuer identifier. */
+  readonly issuer: string;
+}
+
+/**
+ * The front for `settings`.
+ *
+ * @example
+ * ```ts
+ * const front = signInFront(frontSettings(options, resource, scopes, undefined));
+ * if (front.handles(pathname)) return front.fetch(request);
+ * ```
+ */
+export function signInFront(settings: FrontSettings): SignInFront {
+  let engine: Promise<FrontEngine> | undefined;
+  const loaded = () => {
+    engine ??= import('./engine.js')
+      .then(({ createFrontEngine }) => createFrontEngine(settings))
+      .catch((error: unknown) => {
+        engine = undefined;
+        if (isMissingPackage(error, 'redis')) {
+          throw new ConfigurationError(
+            'The sign-in front with a Redis store needs redis, an optional peer dependency of agentchat: npm install redis',
+            { cause: error },
+          );
+        }
+        if (!FRONT_PEERS.some((name) => isMissingPackage(error, name))) throw error;
+        throw new ConfigurationError(
+          `The sign-in front (upstreamIssuer) needs ${FRONT_PEERS.join(', ')}, optional peer ` +
+            `dependencies of agentchat: npm install ${FRONT_PEERS.join(' ')}`,
+          { cause: error },
+        );
+      });
+    return engine;
+  };
+  return {
+    issuer: settings.issuer,
+    handles: (pathname) =>
+      FRONT_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`)),
+    fetch: async (request) => (await loaded()).fetch(request),
+    close: async () => {
+      const current = engine;
+      engine = undefined;
+      await (await current?.catch(() => undefined))?.close();
+    },
+    keySet: async (header, token) => (await loaded()).keySet(header, token),
+  };
+}
+
+/** The handler's options the front reads. */
+export interface FrontHandlerOptions extends FrontOptionValues {
+  readonly authorizationServer?: unknown;
+  readonly resource?: unknown;
+  readonly client?: unknown;
+}
+
+/** The options that only mean something with `upstreamIssuer`. */
+const UPSTREAM_ONLY = [
+  'upstreamClientId',
+  'upstreamClientSecret',
+  'upstreamScope',
+  'signingKey',
+] as const;
+
+/**
+ * The front `options` ask for (with `upstreamIssuer`), or `undefined`.
+ *
+ * @throws {@link ConfigurationError} when the front's options are incomplete, invalid or come
+ * with `authorizationServer`, or without `client` or `resource`.
+ */
+export function signInFrontOf(
+  options: FrontHandlerOptions,
+  toolScopes: readonly string[],
+): SignInFront | undefined {
+  if (options.upstreamIssuer === undefined) {
+    const stray = UPSTREAM_ONLY.find((name) => options[name] !== undefined);
+    if (stray !== undefined) {
+      throw new ConfigurationError(
+        `createMcpHttpHandler: ${stray} is for the sign-in front: add upstreamIssuer.`,
+      );
+    }
+    return undefined;
+  }
+  if (options.authorizationServer !== undefined) {
+    throw new ConfigurationError(
+      'createMcpHttpHandler takes authorizationServer (hosts get tokens there) or upstreamIssuer ' +
+        '(this server is the authorization server, signing people in there), not both.',
+    );
+  }
+  if (options.client === undefined) {
+    throw new ConfigurationError(
+      "createMcpHttpHandler with upstreamIssuer needs client, a Client with the server's own " +
+        'credential: the tokens hosts get are for this server, and are never passed on.',
+    );
+  }
+  const resource = typeof options.resource === 'string' ? URL.parse(options.resource) : null;
+  if (resource === null || !['https:', 'http:'].includes(resource.protocol)) {
+    throw new ConfigurationError(
+      'createMcpHttpHandler with upstreamIssuer needs resource, the public URL hosts reach /mcp ' +
+        'at (such as https://mcp.example.com/mcp): its origin is the issuer hosts register with.',
+    );
+  }
+  return signInFront(frontSettings(options, resource, toolScopes));
+}

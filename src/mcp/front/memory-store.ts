@@ -1,0 +1,114 @@
+/**
+ * The front's state in this process's memory (oidc-provider's storage adapter): registrations,
+ * interactions, codes, grants, refresh tokens, sessions and remembered consents. Every model is
+ * bounded: past its cap the least recently used record goes, so a flood of registrations or of
+ * abandoned authorizations costs a fixed amount of memory, and an unused registration expires.
+ */
+import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
+
+/** The most records each model keeps; a flood evicts the least recently used first. */
+export const MAX_RECORDS_PER_MODEL = 5_000;
+
+/**
+ * How long a registered client that nobody uses is kept, in seconds: each use starts it again.
+ * Hosts register again when their registration is gone.
+ */
+export const CLIENT_IDLE_TTL_S = 30 * 24 * 3600;
+
+interface Entry {
+  readonly payload: AdapterPayload;
+  /** Milliseconds since the epoch, or `undefined` for no expiry. */
+  expiresAt: number | undefined;
+}
+
+/**
+ * A storage adapter class whose models live in one bounded map each, shared by every instance
+ * oidc-provider makes of it.
+ *
+ * @example
+ * ```ts
+ * const adapter = memoryAdapter();
+ * new Provider(issuer, { adapter });
+ * ```
+ */
+export function memoryAdapter(maxRecords = MAX_RECORDS_PER_MODEL): AdapterConstructor {
+  const models = new Map<string, Map<string, Entry>>();
+  const modelOf = (name: string) => {
+    let records = models.get(name);
+    if (records === undefined) {
+      records = new Map();
+      models.set(name, records);
+    }
+    return records;
+  };
+
+  return class MemoryAdapter implements Adapter {
+    readonly #name: string;
+    readonly #records: Map<string, Entry>;
+
+    constructor(name: string) {
+      this.#name = name;
+      this.#records = modelOf(name);
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      const ttl = expiresIn ?? (this.#name === 'Client' ? CLIENT_IDLE_TTL_S : undefined);
+      this.#records.delete(id);
+      this.#records.set(id, {
+        payload,
+        expiresAt: ttl === undefined ? undefined : Date.now() + ttl * 1000,
+      });
+      // Maps keep insertion order: the first keys are the least recently used.
+      for (const key of this.#records.keys()) {
+        if (this.#records.size <= maxRecords) break;
+        this.#records.delete(key);
+      }
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      const entry = this.#records.get(id);
+      if (entry === undefined) return undefined;
+      if (entry.expiresAt !== undefined && entry.expiresAt <= Date.now()) {
+        this.#records.delete(id);
+        return undefined;
+      }
+      // Used: the most recent now, and a client's idle time starts again.
+      this.#records.delete(id);
+      this.#records.set(id, entry);
+      if (this.#name === 'Client') entry.expiresAt = Date.now() + CLIENT_IDLE_TTL_S * 1000;
+      return entry.payload;
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      for (const [id, entry] of this.#records) {
+        if (entry.payload.uid === uid) return this.find(id);
+      }
+      return undefined;
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      for (const [id, entry] of this.#records) {
+        if (entry.payload.userCode === userCode) return this.find(id);
+      }
+      return undefined;
+    }
+
+    async consume(id: string): Promise<void> {
+      const entry = this.#records.get(id);
+      if (entry) entry.payload.consumed = Math.floor(Date.now() / 1000);
+    }
+
+    async destroy(id: string): Promise<void> {
+      this.#records.delete(id);
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      // Revocation is rare and every model is bounded: a scan costs less than an index kept.
+      for (const records of models.values()) {
+        for (const [id, entry] of records) {
+          if (entry.payload.grantId === grantId) records.delete(id);
+        }
+      }
+    }
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * The sign-in front's settings, checked when the handler is made (a `ConfigurationError` then,
+ * never at the first request). Nothing here loads oidc-provider.
+ */
+
+import type { AdapterConstructor } from 'oidc-provider';
+import type { FetchOptions } from '../../core/fetch-options.js';
+import { ConfigurationError } from '../../index.js';
+import { isLoopback } from '../../internal/platform.js';
+
+/** The scope asked of the upstream when none is given. */
+export const DEFAULT_UPSTREAM_SCOPE = 'openid profile email';
+
+/** What the front is made from, checked. */
+export interface FrontSettings {
+  /** The front's issuer: the origin of the resource. */
+  readonly issuer: string;
+  readonly resource: string;
+  readonly toolScopes: readonly string[];
+  readonly upstreamIssuer: string;
+  readonly upstreamClientId: string;
+  readonly upstreamClientSecret: string | undefined;
+  readonly upstreamScope: string;
+  /** A private JWK or PKCS#8 PEM; a key is made at start without. */
+  readonly signingKey: string | object | undefined;
+  /** Makes the shared store; memory without. */
+  readonly store: (() => Promise<FrontStore>) | undefined;
+  /** The handler's `fetchOptions` (a proxy, a private CA), for every fetch to the upstream. */
+  readonly fetchOptions: FetchOptions | undefined;
+}
+
+/** A store of the front's state: oidc-provider's adapter class, and how to let go of it. */
+export interface FrontStore {
+  readonly adapter: AdapterConstructor;
+  close(): Promise<void>;
+}
+
+/** The upstream options as the handler takes them. */
+export interface FrontOptionValues {
+  readonly upstreamIssuer?: unknown;
+  readonly upstreamClientId?: unknown;
+  readonly upstreamClientSecret?: unknown;
+  readonly upstreamScope?: unknown;
+  readonly signingKey?: unknown;
+  readonly store?: unknown;
+  /** Checked by the handler, with the protected resource's options. */
+  readonly fetchOptions?: FetchOptions | undefined;
+}
+
+/**
+ * The front's settings from the handler's options.
+ *
+ * @throws {@link ConfigurationError} naming the option that is missing or invalid.
+ */
+export function frontSettings(
+  values: FrontOptionValues,
+  resource: URL,
+  toolScopes: readonly string[],
+): FrontSettings {
+  const { upstreamIssuer, upstreamClientId, upstreamClientSecret, upstreamScope, signingKey } =
+    values;
+  const issuerUrl = typeof upstreamIssuer === 'string' ? URL.parse(upstreamIssuer) : null;
+  if (issuerUrl === null || !['https:', 'http:'].includes(issuerUrl.protocol)) {
+    throw new ConfigurationError(
+      `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: expected the OpenID issuer URL of the identity provider, such as https://login.microsoftonline.com/<tenant>/v2.0.`,
+    );
+  }
+  if (issuerUrl.protocol === 'http:' && !isLoopback(issuerUrl.hostname)) {
+    throw new ConfigurationError(
+      `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: an identity provider is reached over https (http only on this machine).`,
+    );
+  }
+  if (typeof upstreamClientId !== 'string' || upstreamClientId === '') {
+    throw new ConfigurationError(
+      'createMcpHttpHandler with upstreamIssuer needs upstreamClientId, the client id of the app registered for this server at the identity provider.',
+    );
+  }
+  if (
+    upstreamClientSecret !== undefined &&
+    (typeof upstreamClientSecret !== 'string' || upstreamClientSecret === '')
+  ) {
+    throw new ConfigurationError(
+      'createMcpHttpHandler: upstreamClientSecret must be a non-empty string (the secret of the app registered at the identity provider).',
+    );
+  }
+  if (
+    upstreamScope !== undefined &&
+    (typeof upstreamScope !== 'string' || !upstreamScope.split(' ').includes('openid'))
+  ) {
+    throw new ConfigurationError(
+      `Invalid upstreamScope ${JSON.stringify(upstreamScope)}: a space-separated list holding openid, such as ${JSON.stringify(DEFAULT_UPSTREAM_SCOPE)}.`,
+    );
+  }
+  if (signingKey !== undefined && !looksLikePrivateKey(signingKey)) {
+    // Never the value: it is a key.
+    throw new ConfigurationError(
+      'signingKey (AGENTCHAT_SIGNING_KEY) is not a private key: give a private JWK (JSON, with "d") or a PKCS#8 PEM (BEGIN PRIVATE KEY).',
+    );
+  }
+  if (resource.protocol === 'http:' && !isLoopback(resource.hostname)) {
+    throw new ConfigurationError(
+      `Invalid resource ${JSON.stringify(resource.href)}: with upstreamIssuer the server is an authorization server, reached over https (http only on this machine).`,
+    );
+  }
+  return {
+    issuer: resource.origin,
+    resource: resource.href,
+    toolScopes,
+    // As given: the upstream's metadata and ID tokens must name this very string.
+    upstreamIssuer: upstreamIssuer as string,
+    upstreamClientId,
+    upstreamClientSecret: upstreamClientSecret as string | undefined,
+    upstreamScope: (upstreamScope as string | undefined) ?? DEFAULT_UPSTREAM_SCOPE,
+    signingKey: signingKey as string | object | undefined,
+    store: storeOf(values.store),
+    fetchOptions: values.fetchOptions,
+  };
+}
+
+/** The store `store` names: memory (`undefined`), or Redis at a `redis://` or `rediss://` URL. */
+function storeOf(store: unknown): FrontSettings['store'] {
+  if (store === undefined || store === 'memory') return undefined;
+  const url = typeof store === 'string' ? URL.parse(store) : null;
+  if (url === null || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) {
+    throw new ConfigurationError(
+      `Invalid store (--store) ${JSON.stringify(url === null ? store : `${url.protocol}//${url.host}`)}: give "memory" or a Redis URL such as redis://cache.internal:6379.`,
+    );
+  }
+  return () => import('./redis-store.js').then(({ redisAdapter }) => redisAdapter(store as string));
+}
+
+/**
+ * The shape of a private key, checked here so that a bad setting stops the start rather than the
+ * first sign-in; the key itself is read when the front loads (signing-key.ts).
+ */
+function looksLikePrivateKey(value: unknown): boolean {
+  let jwk: unknown = value;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (text.startsWith('-----BEGIN PRIVATE KEY-----')) return true;
+    try {
+      jwk = JSON.parse(text);
+    } catch {
+      return false;
+    }
+  }
+  const { kty, d } = (jwk ?? {}) as { kty?: unknown; d?: unknown };
+  return typeof kty === 'string' && typeof d === 'string';
+}

@@ -1,0 +1,148 @@
+/**
+ * The person's sign-in at the company's identity provider, by openid-client: OpenID Connect
+ * authorization code with PKCE (S256) and a nonce, as the one confidential client the front is
+ * registered as there. No `resource` is sent (Entra ID's v2 endpoint refuses it). The ID token is
+ * verified whole, its signature included (openid-client's non-repudiation checks), its issuer,
+ * audience, nonce and expiry by openid-client's own checks.
+ */
+import type * as Oidc from 'openid-client';
+import type { FetchOptions } from '../../core/fetch-options.js';
+import { isLoopback } from '../../internal/platform.js';
+import { boundedFetch } from '../bounded-fetch.js';
+
+/** How long one exchange with the upstream may take, in seconds. */
+const UPSTREAM_TIMEOUT_S = 10;
+
+/** The upstream settings, checked by the handler. */
+export interface UpstreamOptions {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string | undefined;
+  readonly scope: string;
+  /** `<origin of the resource>/oauth/callback`, registered at the upstream. */
+  readonly redirectUri: string;
+  /** The openid-client module, imported when the front loads (see provider.ts's `engine`). */
+  readonly client: typeof Oidc;
+  /** Merged into every fetch to the upstream: a proxy, a private CA (see docs/networks.md). */
+  readonly fetchOptions?: FetchOptions | undefined;
+}
+
+/** What the front keeps between sending a person upstream and their return. */
+export interface UpstreamChecks {
+  readonly state: string;
+  readonly nonce: string;
+  readonly codeVerifier: string;
+}
+
+/** The upstream sign-in: the URL to send a person to, and the subject they come back as. */
+export interface Upstream {
+  /** A fresh state, nonce and PKCE verifier, and the authorization URL they go with. */
+  start(): Promise<{ url: URL; checks: UpstreamChecks }>;
+  /**
+   * The subject of the person the callback at `callbackUrl` (the URL the browser came back to)
+   * names, once the code is exchanged and the ID token verified.
+   *
+   * @throws an Error saying why the upstream's answer was refused.
+   */
+  finish(callbackUrl: URL, checks: UpstreamChecks): Promise<string>;
+}
+
+/**
+ * The upstream sign-in; discovery happens on first use and is kept once it succeeds.
+ *
+ * @example
+ * ```ts
+ * const upstream = createUpstream({ issuer, clientId, clientSecret, scope: 'openid', redirectUri });
+ * const { url, checks } = await upstream.start();
+ * ```
+ */
+export function createUpstream(options: UpstreamOptions): Upstream {
+  const oidc = options.client;
+  let configuration: Promise<Oidc.Configuration> | undefined;
+  const configured = () => {
+    configuration ??= discover(options).catch((error: unknown) => {
+      // Not kept: an upstream down at start does not need a restart.
+      configuration = undefined;
+      throw error;
+    });
+    return configuration;
+  };
+
+  return {
+    async start() {
+      const config = await configured();
+      const checks = {
+        state: oidc.randomState(),
+        nonce: oidc.randomNonce(),
+        codeVerifier: oidc.randomPKCECodeVerifier(),
+      };
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: options.redirectUri,
+        scope: options.scope,
+        response_type: 'code',
+        state: checks.state,
+        nonce: checks.nonce,
+        code_challenge: await oidc.calculatePKCECodeChallenge(checks.codeVerifier),
+        code_challenge_method: 'S256',
+      });
+      return { url, checks };
+    },
+    async finish(callbackUrl, checks) {
+      const config = await configured();
+      const tokens = await oidc
+        .authorizationCodeGrant(config, callbackUrl, {
+          pkceCodeVerifier: checks.codeVerifier,
+          expectedNonce: checks.nonce,
+          expectedState: checks.state,
+          idTokenExpected: true,
+        })
+        .catch((error: unknown) => {
+          throw new Error(refusal(error), { cause: error });
+        });
+      const subject = tokens.claims()?.sub;
+      if (typeof subject !== 'string' || subject === '') {
+        throw new Error('the ID token names no subject');
+      }
+      return subject;
+    },
+  };
+}
+
+/**
+ * Why the upstream's answer was refused, for the person's error page: openid-client's message
+ * and its cause's (`unexpected ID Token "nonce" claim value`, `JWT signature verification
+ * failed`, a timeout), never a token.
+ */
+function refusal(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const detail = cause instanceof Error ? cause.message : undefined;
+  return detail && detail !== message ? `${message}: ${detail}` : message;
+}
+
+async function discover(options: UpstreamOptions): Promise<Oidc.Configuration> {
+  const oidc = options.client;
+  const issuer = new URL(options.issuer);
+  const upstreamFetch = upstreamFetchOf(options.fetchOptions);
+  const authentication =
+    options.clientSecret === undefined ? oidc.None() : oidc.ClientSecretPost(options.clientSecret);
+  const config = await oidc.discovery(issuer, options.clientId, undefined, authentication, {
+    // http only for an upstream on this machine (a test's, a local Keycloak); https elsewhere.
+    ...(issuer.protocol === 'http:' && isLoopback(issuer.hostname)
+      ? { execute: [oidc.allowInsecureRequests] }
+      : {}),
+    timeout: UPSTREAM_TIMEOUT_S,
+    [oidc.customFetch]: upstreamFetch,
+  });
+  config[oidc.customFetch] = upstreamFetch;
+  config.timeout = UPSTREAM_TIMEOUT_S;
+  // The ID token's signature is checked against the upstream's keys, not only its claims.
+  oidc.enableNonRepudiationChecks(config);
+  return config;
+}
+
+/** The bounded fetch, with the handler's `fetchOptions`, as openid-client calls it. */
+function upstreamFetchOf(fetchOptions: FetchOptions | undefined): Oidc.CustomFetch {
+  const fetchBounded = boundedFetch(fetchOptions);
+  return (url, init) => fetchBounded(url, init as RequestInit);
+}

@@ -1,0 +1,209 @@
+/**
+ * Client ID Metadata Documents at the sign-in front, as `agentchat-mcp --http --upstream-issuer`
+ * runs (a child process trusting a test-made certificate through NODE_EXTRA_CA_CERTS): the
+ * official MCP client identified by its `clientMetadataUrl` (an https URL served by the test)
+ * signs a person in through Chromium and calls the tools; documents whose `client_id` differs,
+ * that redirect, that are past 64 KiB, or that sit on a special-use address not named as this
+ * machine are refused with an error page, and no redirect.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  Client as McpClient,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../../src/testing/index.js';
+import { callTool, listedToolNames } from '../../helpers/mcp-client.js';
+import { type McpHttpProcess, startMcpHttp } from '../../helpers/mcp-http.js';
+import { tsxLoader } from '../../helpers/run-process.js';
+import {
+  BrowserHost,
+  launchChromium,
+  signInAsPerson,
+  startRedirectTarget,
+} from '../../helpers/sign-in-host.js';
+import { makeTestCertificate } from '../../helpers/test-certificate.js';
+import {
+  startUpstreamIdentityProvider,
+  type UpstreamIdentityProvider,
+} from '../../helpers/upstream-identity-provider.js';
+
+const SERVER_KEY = 'sk_front_cimd_1a7d';
+const repo = fileURLToPath(new URL('../../..', import.meta.url));
+
+let service: MockServer;
+let upstream: UpstreamIdentityProvider;
+let front: McpHttpProcess;
+let origin: string;
+let browser: Browser;
+let redirect: { url: string; server: Server };
+let documents: Server;
+let documentsOrigin: string;
+const documentRequests: string[] = [];
+
+/** A port nothing listens on now, for a front whose origin the upstream must know first. */
+async function freePort(): Promise<number> {
+  const probe = createHttpServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+function metadataDocument(url: string, extra: Record<string, unknown> = {}) {
+  return {
+    client_id: url,
+    client_name: 'CIMD Host',
+    redirect_uris: [redirect.url],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  service = await startMockServer({ apiKeys: [SERVER_KEY] });
+  redirect = await startRedirectTarget();
+  const certificate = await makeTestCertificate();
+  documents = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
+    documentRequests.push(req.url ?? '');
+    const url = `${documentsOrigin}${req.url}`;
+    const json = (body: unknown) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=60' })
+        .end(JSON.stringify(body));
+    if (req.url === '/host.json') return json(metadataDocument(url));
+    if (req.url === '/mismatch.json') {
+      return json(metadataDocument(`${documentsOrigin}/host.json`));
+    }
+    if (req.url === '/redirects.json') {
+      return res.writeHead(302, { location: '/host.json' }).end();
+    }
+    if (req.url === '/huge.json') {
+      return json(metadataDocument(url, { padding: 'x'.repeat(80 * 1024) }));
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
+  documentsOrigin = `https://127.0.0.1:${(documents.address() as AddressInfo).port}`;
+
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  upstream = await startUpstreamIdentityProvider(origin);
+  front = await startMcpHttp(
+    process.execPath,
+    [
+      ...tsxLoader,
+      'src/mcp/bin.ts',
+      '--http',
+      '--port',
+      String(port),
+      '--upstream-issuer',
+      upstream.issuer,
+      '--upstream-client-id',
+      upstream.clientId,
+    ],
+    {
+      cwd: repo,
+      env: {
+        PATH: process.env.PATH,
+        NODE_EXTRA_CA_CERTS: certificate.certFile,
+        AGENTCHAT_BASE_URL: service.baseUrl,
+        AGENTCHAT_API_KEY: SERVER_KEY,
+        AGENTCHAT_UPSTREAM_CLIENT_SECRET: upstream.clientSecret,
+      },
+    },
+  );
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await front?.stop();
+  documents?.closeAllConnections();
+  documents?.close();
+  redirect?.server.close();
+  await upstream?.close();
+  await service?.close();
+});
+
+describe('Client ID Metadata Documents at the sign-in front', { timeout: 90_000 }, () => {
+  it('identify the official MCP client by its clientMetadataUrl: signed in, tools called', async () => {
+    expect(front.stderr()).toContain(`serving MCP at ${origin}/mcp`);
+    const host = new BrowserHost(redirect.url, {
+      clientMetadataUrl: `${documentsOrigin}/host.json`,
+    });
+    const url = new URL(`${origin}/mcp`);
+    const first = new StreamableHTTPClientTransport(url, { authProvider: host });
+    await expect(
+      new McpClient({ name: 'cimd-host', version: '1.0.0' }).connect(first),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    const authorizationUrl = host.authorizationUrls.at(-1) as URL;
+    expect(authorizationUrl.searchParams.get('client_id')).toBe(`${documentsOrigin}/host.json`);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(authorizationUrl.href);
+    // The consent page names the client as its document does.
+    expect(await page.locator('#client-name').textContent()).toBe('CIMD Host');
+    const back = await signInAsPerson(page, authorizationUrl, redirect.url);
+    await context.close();
+    await first.finishAuth(back.searchParams);
+    const mcp = new McpClient({ name: 'cimd-host', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(url, { authProvider: host }));
+    expect(await listedToolNames(mcp)).toContain('get_project');
+    const created = await callTool(mcp, 'create_project', { name: 'By CIMD', agentId: 'agent_1' });
+    expect(created.isError).toBeFalsy();
+    await mcp.close();
+    expect(documentRequests).toContain('/host.json');
+    expect(
+      service.service.requests.every((r) => r.headers.authorization === `Bearer ${SERVER_KEY}`),
+    ).toBe(true);
+  });
+
+  it.each([
+    ['whose client_id differs from its URL', '/mismatch.json'],
+    ['that redirects', '/redirects.json'],
+    ['past 64 KiB', '/huge.json'],
+  ])('refuses a document %s: an error page, no redirect', async (_name, path) => {
+    const clientId = `${documentsOrigin}${path}`;
+    const before = documentRequests.length;
+    const response = await fetch(authorize(clientId), { redirect: 'manual' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(await response.text()).toMatch(/invalid_client/);
+    // Fetched (oidc-provider keeps no failure, so a request may look it up twice), never followed.
+    const fetched = documentRequests.slice(before);
+    expect(fetched.length).toBeGreaterThan(0);
+    expect(fetched.every((request) => request === path)).toBe(true);
+  });
+
+  it('refuses a document on a special-use address not named as this machine, fetching nothing', async () => {
+    const port = new URL(documentsOrigin).port;
+    // 127.0.0.1 in IPv4-mapped form: reachable, but not one of the names of this machine, so the
+    // engine's own check refuses the address when it connects.
+    const clientId = `https://[::ffff:127.0.0.1]:${port}/host.json`;
+    const before = documentRequests.length;
+    const response = await fetch(authorize(clientId), { redirect: 'manual' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(documentRequests.length).toBe(before);
+  });
+});
+
+function authorize(clientId: string): string {
+  const url = new URL(`${origin}/authorize`);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirect.url,
+    scope: 'agentchat:read',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }).toString();
+  return url.href;
+}

@@ -1,0 +1,129 @@
+/**
+ * The sign-in front against an upstream identity provider that lies or stalls: an ID token with a
+ * broken signature, another sign-in's nonce, another application's audience, or a token endpoint
+ * slower than the front waits. Each time the person gets the front's error page saying what was
+ * refused, the host gets no code, and nothing is issued.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../../src/index.js';
+import { createMcpHttpHandler, type McpHttpHandler } from '../../../src/mcp/index.js';
+import { nodeListener } from '../../../src/mcp/node-listener.js';
+import { type MockServer, startMockServer } from '../../../src/testing/index.js';
+import { launchChromium, signInAsPerson, startRedirectTarget } from '../../helpers/sign-in-host.js';
+import {
+  startUpstreamIdentityProvider,
+  type UpstreamIdentityProvider,
+  type UpstreamLie,
+} from '../../helpers/upstream-identity-provider.js';
+
+const SERVER_KEY = 'sk_front_lies_3b9e';
+
+let service: MockServer;
+let upstream: UpstreamIdentityProvider;
+let server: Server;
+let origin: string;
+let handler: McpHttpHandler;
+let browser: Browser;
+let redirect: { url: string; server: Server };
+/** Every request the host's redirect URI received. */
+const arrivals: string[] = [];
+
+beforeAll(async () => {
+  service = await startMockServer({ apiKeys: [SERVER_KEY] });
+  server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  upstream = await startUpstreamIdentityProvider(origin);
+  handler = createMcpHttpHandler({
+    client: new Client({ apiKey: SERVER_KEY, baseUrl: service.baseUrl }),
+    resource: `${origin}/mcp`,
+    upstreamIssuer: upstream.issuer,
+    upstreamClientId: upstream.clientId,
+    upstreamClientSecret: upstream.clientSecret,
+  });
+  server.on(
+    'request',
+    nodeListener(handler, (error) => console.error(error)),
+  );
+  redirect = await startRedirectTarget();
+  redirect.server.on('request', (req) => arrivals.push(req.url ?? ''));
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await handler?.close();
+  server?.closeAllConnections();
+  server?.close();
+  redirect?.server.close();
+  await upstream?.close();
+  await service?.close();
+});
+
+async function registeredClient(): Promise<string> {
+  const response = await handler.fetch(
+    new Request(`${origin}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: [redirect.url],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
+    }),
+  );
+  return ((await response.json()) as { client_id: string }).client_id;
+}
+
+function authorizeUrl(clientId: string): URL {
+  const url = new URL(`${origin}/authorize`);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirect.url,
+    scope: 'agentchat:read',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }).toString();
+  return url;
+}
+
+describe('an upstream that lies or stalls', { timeout: 60_000 }, () => {
+  it.each<[string, UpstreamLie, number, RegExp]>([
+    ['an ID token whose signature is broken', 'signature', 0, /signature verification failed/],
+    ['an ID token for another sign-in (its nonce)', 'nonce', 0, /"nonce"/],
+    ['an ID token for another application (its aud)', 'audience', 0, /"aud"/],
+    ['a token endpoint slower than the front waits', undefined, 11_000, /timed out/],
+  ])('%s: an error page, no code, nothing issued', async (_name, lie, delayMs, reason) => {
+    upstream.lie = lie;
+    upstream.delayMs = delayMs;
+    const tokenRequestsBefore = upstream.tokenRequests.length;
+    const arrivalsBefore = arrivals.length;
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await expect(
+        signInAsPerson(page, authorizeUrl(await registeredClient()), redirect.url, {
+          stepTimeoutMs: 20_000,
+        }),
+      ).rejects.toThrow(/Stuck at .*\/oauth\/callback/);
+      expect(await page.locator('h1').textContent()).toBe(
+        `The sign-in at ${upstream.issuer} was refused`,
+      );
+      expect(await page.locator('#error-description').textContent()).toMatch(reason);
+      expect(await page.locator('#error-description').textContent()).toContain(
+        'Nothing was issued',
+      );
+    } finally {
+      await context.close();
+      upstream.lie = undefined;
+      upstream.delayMs = 0;
+    }
+    // The front did exchange the code upstream, and refused what came back.
+    expect(upstream.tokenRequests.length).toBeGreaterThan(tokenRequestsBefore);
+    expect(arrivals.slice(arrivalsBefore)).toEqual([]);
+    expect(service.service.requests).toEqual([]);
+  });
+});
