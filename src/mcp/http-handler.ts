@@ -128,8 +128,9 @@ export interface McpHttpHandlerOptions<
   introspection?: IntrospectionCredentials;
   /**
    * Options merged into every fetch the server makes to the authorization server (its metadata,
-   * key set and introspection) or, with `upstreamIssuer`, to the upstream identity provider, for what a runtime's `fetch` takes beyond the standard: undici's
-   * `dispatcher` for a proxy or a private CA on Node, Deno's `client`, Bun's `proxy` and `tls`.
+   * key set and introspection) or, with `upstreamIssuer`, to the upstream identity provider, for
+   * what a runtime's `fetch` takes beyond the standard: undici's `dispatcher` for a proxy or a
+   * private CA on Node, Deno's `client`, Bun's `proxy` and `tls`.
    * The service's calls take `client`'s own `fetchOptions`. See docs/networks.md.
    *
    * @default none
