@@ -1,8 +1,8 @@
 /**
- * src/core reads one way (src/core/README.md gives the order): the options, the call's state, the
- * attempt, the answer. No file imports one that, directly or not, imports it back, type-only
- * imports included: a type two files share lives in the lower one, a helper used upward moves
- * down, and a function a lower file needs from a higher one is passed in.
+ * src/core reads one way, from the transport down through the call's state to the pieces it holds
+ * (src/core/README.md gives the layers). No file imports one that, directly or not, imports it
+ * back, type-only imports included: a type two files share lives in the lower one, a helper used
+ * upward moves down, and a function a lower file needs from a higher one is passed in.
  */
 import { describe, expect, it } from 'vitest';
 import { importCircles, importGraph } from '../helpers/import-graph.js';
@@ -22,10 +22,10 @@ describe('src/core imports', () => {
     expect(graph.get('transport.ts')).toEqual(
       expect.arrayContaining(['attempt.ts', 'call.ts', 'errors/index.ts', 'options.ts']),
     );
-    // `import type` and `export ... from`.
+    // `import type { ... }`, `export ... from` and `import type * as`.
     expect(graph.get('attempt-log.ts')).toContain('call.ts');
     expect(graph.get('errors/index.ts')).toContain('errors/api-error.ts');
-    expect(graph.get('diagnostics.browser.ts')).toEqual(['diagnostics.ts']);
+    expect(graph.get('diagnostics.browser.ts')).toContain('diagnostics.ts');
   });
 });
 
