@@ -7,7 +7,7 @@
 import { describeValue } from '../internal/json.js';
 import { AgentChatError } from './errors/index.js';
 import type { Log } from './logger.js';
-import { headerValue } from './options.js';
+import { headerValue } from './validation.js';
 
 /**
  * What a token function is told when it is called. On the one replay after a 401, `rejected` is

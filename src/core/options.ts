@@ -6,7 +6,7 @@ import type { FetchOptions } from './fetch-options.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 import type { Middleware } from './middleware.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
-import { nonEmptyString, validate } from './validation.js';
+import { headerValue, nonEmptyString, validate } from './validation.js';
 
 /**
  * Options for one call, the last argument of every method. Each overrides the client's own.
@@ -357,13 +357,6 @@ const maxResponseBytesSchema = numberWithin(0, Number.MAX_SAFE_INTEGER);
 const maxRetriesSchema = numberWithin(0, 100, true);
 /** What fetch accepts in a header; anything else would fail inside fetch with a bare TypeError. */
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/**
- * A header value fetch and Node's HTTP client both send (RFC 9110 field-value): tabs, spaces,
- * visible ASCII and Latin-1. fetch refuses code points above U+00FF, Node's client also control
- * characters, so each would otherwise surface as a connection error, retried in vain.
- */
-export const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
-
 /**
  * A URL as written, with no whitespace or control character: the URL parser would drop line breaks
  * and tabs and encode spaces, and so silently address somewhere other than what was written.

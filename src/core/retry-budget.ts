@@ -5,7 +5,6 @@
  * that is down, triple what it receives. The bucket (the AWS SDKs' retry quota, gRPC's retry
  * throttling) lets retries through while most calls succeed, and stops them when most fail.
  */
-import type { Call } from './call.js';
 import { type AgentChatError, APIConnectionError, addNote } from './errors/index.js';
 import { retryDefaults } from './retry-policy.js';
 
@@ -75,11 +74,12 @@ export class RetryBudget implements RetryBudgetState {
   }
 
   /**
-   * Pays for `call`'s retry after `failure` (more after a timeout or a connection failure), or,
-   * when too few tokens are left, marks `failure` as the end of the call and throws it: flagged,
-   * its message saying why and what to do, its class kept (an `InternalServerError` stays one).
+   * Pays for a call's retry after `failure` (more after a timeout or a connection failure) and
+   * returns what it took, for the call to keep count of; or, when too few tokens are left, marks
+   * `failure` as the end of the call and throws it: flagged, its message saying why and what to
+   * do, its class kept (an `InternalServerError` stays one).
    */
-  pay(call: Call, failure: AgentChatError): void {
+  pay(failure: AgentChatError): number {
     const cost = failure instanceof APIConnectionError ? this.timeoutCost : this.retryCost;
     if (this.available < cost) {
       addNote(
@@ -90,17 +90,17 @@ export class RetryBudget implements RetryBudgetState {
       throw failure;
     }
     this.available -= cost;
-    call.retryTokens += cost;
+    return cost;
   }
 
   /**
-   * `call` succeeded: it gives back what its retries took, or `retryBudgetRefund` when it needed
-   * none, so that a service that answers refills the bucket. Never above capacity.
+   * A call succeeded: it gives back `retryTokens`, what its retries took, or `retryBudgetRefund`
+   * when it needed none, so that a service that answers refills the bucket. Never above capacity.
    */
-  refund(call: Call): void {
+  refund(retryTokens: number): void {
     this.available = Math.min(
       this.capacity,
-      this.available + (call.retryTokens || retryDefaults.retryBudgetRefund),
+      this.available + (retryTokens || retryDefaults.retryBudgetRefund),
     );
   }
 }

@@ -16,7 +16,7 @@ import { apiPromise } from './api-promise.js';
 import { AttemptFailure, attempt } from './attempt.js';
 import { logAttempt } from './attempt-log.js';
 import { Call, callSending, type Endpoint, type HandOver, responseOf } from './call.js';
-import { type ClientWait, holdCall, holdRetry, logHeld } from './client-wait.js';
+import type { ClientWait } from './client-wait.js';
 import { bearerCredential, type Credential } from './credential.js';
 import { traceCall, tracingChannel } from './diagnostics.js';
 import {
@@ -26,6 +26,7 @@ import {
   RequestValidationError,
 } from './errors/index.js';
 import { type FetchOptions, fetchOptionsProblem } from './fetch-options.js';
+import { holdCall, holdRetry, logHeld } from './hold-call.js';
 import type { Log } from './logger.js';
 import type { Caller, Middleware } from './middleware.js';
 import {
@@ -168,7 +169,7 @@ export class Transport {
     }
     // The attempt that succeeded left its response on the call, its body read.
     if (log) logAttempt(log, 'debug', call, { kind: 'response', response: responseOf(call) });
-    call.options.retryBudget?.refund(call);
+    call.options.retryBudget?.refund(call.retryTokens);
     return call;
   }
 
@@ -366,7 +367,8 @@ function judgeFailure(
   if (wait === undefined) return false;
   const total = holdRetry(call, wait, failure);
   // Paid only for a retry that will be made: past the checks of the wait and the deadline.
-  call.options.retryBudget?.pay(call, failure);
+  const budget = call.options.retryBudget;
+  if (budget) call.retryTokens += budget.pay(failure);
   if (total > wait) logHeld(call, total - wait, log);
   if (log) logAttempt(log, 'debug', call, { kind: 'error', error: failure }, total);
   // Another call's 429 may have set a client-wide wait during this one.

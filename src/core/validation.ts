@@ -13,6 +13,13 @@ export const notEmpty = z.refine<string>((value) => value !== '', { message: 'mu
 export const nonEmptyString = z.string().check(notEmpty);
 
 /**
+ * A header value fetch and Node's HTTP client both send (RFC 9110 field-value): tabs, spaces,
+ * visible ASCII and Latin-1. fetch refuses code points above U+00FF, Node's client also control
+ * characters, so each would otherwise surface as a connection error, retried in vain.
+ */
+export const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
  * Validates `value` with `schema`. Returns the parsed value or the issues, worded for people:
  * zod/mini ships no messages (locales would cost bundle size), so they are written here.
  */
