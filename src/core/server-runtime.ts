@@ -1,11 +1,13 @@
 /**
  * What only a server runtime (Node, Bun, Deno, workerd) can use: the `User-Agent` naming the
- * application (`appInfo`), and a certificate problem read from a failed connection's causes. A web
- * page sends the browser's own User-Agent and never sees a TLS cause, so the build hands browsers
- * `server-runtime.browser.ts` in this module's place (package.json `imports`, `#server-runtime`,
- * as for `#diagnostics`). It imports nothing at run time: the ESM build loads it as a file of its
- * own, and a shared chunk would cost every app a file.
+ * application (`appInfo`), and a failed connection's causes read (a proxy's refusal, a certificate
+ * problem). A web page sends the browser's own User-Agent, and its fetch fails with a bare
+ * `TypeError` with no cause to read, so the build hands browsers `server-runtime.browser.ts` in
+ * this module's place (package.json `imports`, `#server-runtime`, as for `#diagnostics`). It
+ * imports nothing at run time: the ESM build loads it as a file of its own, and a shared chunk
+ * would cost every app a file.
  */
+
 /** An `appInfo` as the options' schema let it through (see options.ts). */
 interface NamedApp {
   readonly name: string;
@@ -28,6 +30,21 @@ export function userAgent(sdk: string, appInfo: NamedApp | undefined): string | 
 }
 
 /**
+ * The connection failure `error` (`fetch failed`, which Node's fetch says whatever happened) with
+ * its deepest cause, the most precise (ECONNREFUSED, a proxy's 407 two causes down), or a
+ * certificate problem met on the way, said as such; `undefined` when it has no cause to add.
+ */
+export function deepestCause(error: Error): string | undefined {
+  let deepest = error;
+  for (let depth = 0; depth < 4 && deepest.cause instanceof Error; depth++) {
+    deepest = deepest.cause;
+    const tls = tlsProblem(deepest);
+    if (tls) return tls;
+  }
+  return deepest === error ? undefined : `${error.message}: ${deepest.message}`;
+}
+
+/**
  * A certificate problem said as such, with OpenSSL's or Node's code (an unknown CA, an expired or
  * mismatched certificate, a client certificate the server requires), and where the fix is told:
  * retrying cannot help, configuring can. Under TLS 1.3 a server that requires a client
@@ -35,7 +52,7 @@ export function userAgent(sdk: string, appInfo: NamedApp | undefined): string | 
  * that the other side closed before a byte came back: said so, with the same pointer. `undefined`
  * for any other cause.
  */
-export function tlsProblem(error: Error): string | undefined {
+function tlsProblem(error: Error): string | undefined {
   const { code, socket } = error as { code?: unknown; socket?: { bytesRead?: unknown } };
   const problem =
     typeof code !== 'string'

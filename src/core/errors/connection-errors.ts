@@ -1,4 +1,4 @@
-import { tlsProblem } from '../server-runtime.js';
+import { deepestCause } from '../server-runtime.js';
 import { AgentChatError, type CallSite, describeCall } from './agentchat-error.js';
 
 /**
@@ -90,13 +90,6 @@ export class APIUserAbortError extends AgentChatError {
 
 function describe(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
-  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, a proxy's 407, a
-  // certificate problem) is deeper in its causes, the deepest one the most precise.
-  let deepest: Error = cause;
-  for (let depth = 0; depth < 4 && deepest.cause instanceof Error; depth++) {
-    deepest = deepest.cause;
-    const tls = tlsProblem(deepest);
-    if (tls) return tls;
-  }
-  return deepest === cause ? cause.message : `${cause.message}: ${deepest.message}`;
+  // A browser's fetch gives no deeper cause to read: its builds stub this out (#server-runtime).
+  return deepestCause(cause) ?? cause.message;
 }
