@@ -6,7 +6,8 @@
  */
 import type * as ServerRuntime from './server-runtime.js';
 
-const none = () => undefined;
-
-export const userAgent: typeof ServerRuntime.userAgent = none;
-export const deepestCause: typeof ServerRuntime.deepestCause = none;
+// A server bundled with the `browser` condition still names the SDK, if not the application.
+// Cloudflare's wrangler bundles workers with it, and `workerd` ahead of it in package.json gives
+// them the real module.
+export const userAgent: typeof ServerRuntime.userAgent = (sdk) => sdk;
+export const deepestCause: typeof ServerRuntime.deepestCause = () => undefined;

@@ -22,7 +22,7 @@ const NETWORKS_DOC = 'https://github.com/agentchat/agentchat-js/blob/main/docs/n
  * The `User-Agent` of every request: `sdk` (`agentchat-js/<version>`), then the application, when
  * `appInfo` names one (checked by the options' schema), as `<name>/<version> (<url>)`.
  */
-export function userAgent(sdk: string, appInfo: NamedApp | undefined): string | undefined {
+export function userAgent(sdk: string, appInfo: NamedApp | undefined): string {
   if (appInfo === undefined) return sdk;
   const { name, version, url } = appInfo;
   const product = version === undefined ? name : `${name}/${version}`;
