@@ -44,20 +44,36 @@ const clientByPackageName: Plugin = {
 const coreSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'core');
 
 /**
- * The diagnostics channels' module (src/core/diagnostics.ts) is a file of its own in each build,
- * which the client imports as `#diagnostics`: package.json `imports` hands browsers its stub
- * (diagnostics.browser.ts) instead, so that a web page's bundle holds neither the channels' code
- * nor `node:diagnostics_channel`. The CJS build does the same with `diagnostics.cjs`: webpack
- * takes the CJS build for an app that `require`s agentchat, in a browser too.
+ * The modules of src/core that each build keeps as a file of its own, imported by the name
+ * package.json `imports` maps, so that browsers get their stubs (`<name>.browser.ts`) instead:
+ * the diagnostics channels' module (diagnostics.ts), for which a page's bundle holds neither the
+ * channels' code nor `node:diagnostics_channel`, and server-runtime.ts, the application's
+ * User-Agent and the certificate problems' wording, which a page can never use. The CJS build does
+ * the same with `<name>.cjs`: webpack takes the CJS build for an app that `require`s agentchat, in
+ * a browser too.
  */
-const diagnosticsBySubpathImport: Plugin = {
-  name: 'diagnostics-by-subpath-import',
+const bySubpathImport = ['diagnostics', 'server-runtime'];
+
+const subpathImports: Plugin = {
+  name: 'subpath-imports',
   setup(build) {
-    build.onResolve({ filter: /^\.\/diagnostics\.js$/ }, ({ resolveDir }) =>
-      resolveDir === coreSources ? { path: '#diagnostics', external: true } : undefined,
-    );
+    build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, ({ path, resolveDir }) => {
+      const name = bySubpathImport.find(
+        (module) => join(resolveDir, path) === join(coreSources, `${module}.js`),
+      );
+      return name === undefined ? undefined : { path: `#${name}`, external: true };
+    });
   },
 };
+
+/** Each of {@link bySubpathImport} as a build entry, with its browser stub where asked. */
+const subpathEntries = (withStubs: boolean) =>
+  Object.fromEntries(
+    bySubpathImport.flatMap((name) => [
+      [name, `src/core/${name}.ts`],
+      ...(withStubs ? [[`${name}.browser`, `src/core/${name}.browser.ts`]] : []),
+    ]),
+  );
 
 // Leave `@internal` declarations (the transport the resource classes are built with) out of the
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
@@ -77,8 +93,7 @@ export default defineConfig([
       ...entry,
       'bin/agentchat-mock': 'src/testing/node/bin.ts',
       'load-signing': 'src/oauth/load-signing.ts',
-      diagnostics: 'src/core/diagnostics.ts',
-      'diagnostics.browser': 'src/core/diagnostics.browser.ts',
+      ...subpathEntries(true),
     },
     format: ['esm'],
     target: 'es2022',
@@ -86,7 +101,7 @@ export default defineConfig([
     // Node's modules stay imports, `node:` and all, but `node:net`: see scripts/build/unused-node-net.ts.
     removeNodeProtocol: false,
     external: [/^node:(?!net$)/],
-    esbuildPlugins: [unusedNodeNet, diagnosticsBySubpathImport],
+    esbuildPlugins: [unusedNodeNet, subpathImports],
     dts,
     sourcemap: true,
     clean: true,
@@ -97,13 +112,13 @@ export default defineConfig([
     // supports, so ky is bundled in. jose is ESM only too, and the CJS build would require it
     // when it loads, OAuth or not: bundled, only the three functions signing uses come along.
     // zod ships CJS too, so it stays external.
-    entry: { ...entry, diagnostics: 'src/core/diagnostics.ts' },
+    entry: { ...entry, ...subpathEntries(false) },
     format: ['cjs'],
     noExternal: ['ky', 'jose'],
     target: 'es2022',
     platform: 'node',
     removeNodeProtocol: false,
-    esbuildPlugins: [unusedNodeNet, diagnosticsBySubpathImport],
+    esbuildPlugins: [unusedNodeNet, subpathImports],
     dts,
     sourcemap: true,
     treeshake: true,

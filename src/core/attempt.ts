@@ -24,21 +24,24 @@ import { invalidBodyError, withBodyRead } from './response.js';
 /**
  * Runs one attempt of `call` and returns its response, its body already read (see
  * `withBodyRead`). `customFetch` is the client's `fetch` option, when it has one; `errorOf` reads
- * what an attempt threw as an SDK error, for the `agentchat:attempt` channel.
+ * what an attempt threw as an SDK error, for the `agentchat:attempt` channel; `countRetries` is
+ * false where the request goes to another party than the service (a token endpoint).
  */
 export function attempt(
   request: Request,
   call: Call,
   customFetch: typeof globalThis.fetch | undefined,
   errorOf: (error: unknown, call: Call) => AgentChatError,
+  countRetries: boolean,
 ): Promise<Response> {
   call.beginAttempt(request);
   // ky re-sends a copy of the request as it was before any attempt, so each attempt stamps its own.
   const { idempotencyKey } = call.options;
   if (idempotencyKey !== undefined) request.headers.set('idempotency-key', idempotencyKey);
   // So the service can tell a retry (the 401 replay included) from a new call; set before the
-  // attempt's channel starts, so that its context shows the header.
-  request.headers.set('x-agentchat-retry-count', String(call.attempts - 1));
+  // attempt's channel starts, so that its context shows the header. Never sent to a company's
+  // identity provider, which did not ask for a header of ours.
+  if (countRetries) request.headers.set('x-agentchat-retry-count', String(call.attempts - 1));
   const channel = tracingChannel('attempt');
   const send = () => sendAttempt(request, call, customFetch);
   return channel ? traceAttempt(channel, send, request, call, errorOf) : send();

@@ -65,6 +65,11 @@ export interface TransportConfig {
   /** Merged into every fetch's init (a proxy's dispatcher, a CA); `undefined` for none. */
   readonly fetchOptions: FetchOptions | undefined;
   readonly userAgent: string | undefined;
+  /**
+   * `false` where the transport calls another party than the service (a token endpoint, an
+   * issuer's discovery): `X-AgentChat-Retry-Count` is meant for the service alone. Sent otherwise.
+   */
+  readonly retryCountHeader?: false | undefined;
   /** Absent when logging is off. */
   readonly log: Log | undefined;
   /** Run around every attempt, in order. */
@@ -333,7 +338,13 @@ function createKy(config: TransportConfig): KyInstance {
     timeout: config.timeout,
     // One function for every call: ky hands it the call among the options it does not know.
     fetch: (request, init) =>
-      attempt(request as Request, (init as CallOptions).call, config.fetch, toAgentChatError),
+      attempt(
+        request as Request,
+        (init as CallOptions).call,
+        config.fetch,
+        toAgentChatError,
+        config.retryCountHeader !== false,
+      ),
     // Never followed (see attempt.ts): a redirect to another origin would take the body, the
     // headers and the Idempotency-Key with it.
     redirect: 'manual',

@@ -1,3 +1,4 @@
+import { userAgent as serverUserAgent } from '../core/server-runtime.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -22,17 +23,10 @@ export function isBrowserLike(): boolean {
 /**
  * The `User-Agent` every request sends, naming this SDK to the service, and after it the
  * application (`appInfo`) when one is named; `undefined` in a browser, which forbids setting it.
+ * The application's part is built by server-runtime.ts, which browsers' builds leave out.
  */
-export function userAgent(appInfo?: {
-  readonly name: string;
-  readonly version?: string | undefined;
-  readonly url?: string | undefined;
-}): string | undefined {
-  if (isBrowserLike()) return undefined;
-  if (appInfo === undefined) return `agentchat-js/${VERSION}`;
-  const { name, version, url } = appInfo;
-  const product = version === undefined ? name : `${name}/${version}`;
-  return `agentchat-js/${VERSION} ${product}${url === undefined ? '' : ` (${url})`}`;
+export function userAgent(appInfo?: Parameters<typeof serverUserAgent>[1]): string | undefined {
+  return isBrowserLike() ? undefined : serverUserAgent(`agentchat-js/${VERSION}`, appInfo);
 }
 
 /** True for a host name that never leaves this machine: `localhost`, `127.0.0.0/8`, `[::1]`. */

@@ -8,7 +8,8 @@
  * client only through the package's public entry). A client's `request` is that very transport,
  * with its limits (no redirect followed, the body capped, each attempt bounded, retries with
  * backoff), so a client made for the issuer's origin reads the documents. It has no key to send:
- * the one it must be given is taken off every request by a middleware before anything goes out.
+ * the one it must be given is taken off every request by a middleware before anything goes out,
+ * with the service's retry count.
  */
 import { Client, type FetchOptions, type Logger, type Middleware } from '../index.js';
 import {
@@ -18,10 +19,14 @@ import {
 } from '../oauth/discovery.js';
 import { DOCUMENT_TIMEOUT_MS, MAX_DOCUMENT_BYTES } from './bounded-fetch.js';
 
-/** Public documents carry no credential: the placeholder key never leaves the process. */
+/**
+ * Public documents carry no credential: the placeholder key never leaves the process. Nor does
+ * `X-AgentChat-Retry-Count`, which is meant for the service, not for a company's issuer.
+ */
 const withoutAuthorization: Middleware = (request, next) => {
   const headers = new Headers(request.headers);
   headers.delete('authorization');
+  headers.delete('x-agentchat-retry-count');
   return next(new Request(request, { headers }));
 };
 

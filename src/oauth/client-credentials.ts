@@ -550,6 +550,8 @@ export function tokenTransport(
     fetch,
     fetchOptions: fetchOptions && { ...fetchOptions },
     userAgent: userAgent(),
+    // X-AgentChat-Retry-Count is for the service: an identity provider never asked for it.
+    retryCountHeader: false,
     log: undefined,
     middleware: [],
     // At most one token request is in flight, so its retries cannot pile up into a storm; a

@@ -9,7 +9,13 @@
  * registered, so `requests` records how each token request authenticated, for the tests that mean
  * to prove which one was sent.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
 import Provider, { type ClientMetadata, errors, type KoaContextWithOIDC } from 'oidc-provider';
@@ -58,6 +64,8 @@ export interface AuthorizationServer {
   readonly federation: readonly FederationRecord[];
   /** Every request path so far, discovery included. */
   readonly paths: readonly string[];
+  /** The headers of each request in {@link paths}, in the same order. */
+  readonly headers: readonly IncomingHttpHeaders[];
   /** The `kid` of the key it signs access tokens with. */
   readonly signingKeyId: string;
   /**
@@ -110,8 +118,10 @@ export async function startAuthorizationServer(
 ): Promise<AuthorizationServer> {
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const paths: string[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const server: Server = createServer((req, res) => {
     paths.push(req.url ?? '');
+    headers.push(req.headers);
     handle?.(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -232,6 +242,7 @@ export async function startAuthorizationServer(
     requests,
     federation,
     paths,
+    headers,
     signingKeyId: 'server-1',
     addMcpResource: (url) => {
       mcpResources.add(url);

@@ -195,10 +195,14 @@ export function createRequestOf(server: MockServer, label: string): RecordedRequ
  * body read shared with agentchat/mcp 0.1 KiB net; `X-AgentChat-Retry-Count` and the call's new
  * fields 0.3 KiB; `appInfo`'s check and User-Agent 0.5 KiB and the certificate problems named in
  * connection errors 0.5 KiB, which a page cannot use (it sends no User-Agent and sees no TLS code).
- * Shortening their messages won 0.1 KiB; what is left is code. Keeping those two out of browser
- * builds needs a `browser` condition of the package's own (an `imports` map), a follow-up.
+ * Shortening their messages won 0.1 KiB; what is left is code. It is now 26 KiB: those two, and
+ * the reading of a failed fetch's deeper causes (a browser's has none), are server-only code in
+ * `#server-runtime`, whose browser stub answers nothing (package.json `imports`, as for
+ * `#diagnostics`); `appInfo` is still checked everywhere. The size app went from 26.08 to 25.85
+ * KiB; the bundlers' pages measure 25.96 (esbuild), 25.39 and 25.56 (webpack, import and
+ * require), 25.14 (Vite, Rollup).
  */
-export const sizeBudget = 26.25 * 1024;
+export const sizeBudget = 26 * 1024;
 
 /** A browser app bundle as a bundler would make it for production, from the installed package. */
 export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {

@@ -64,6 +64,14 @@ describe('the browser bundle', () => {
     // nor Node's module name is in a page.
     expect(code).not.toContain('diagnostics_channel');
     expect(code).not.toContain('agentchat:attempt');
+    // Nor what only a server runtime can use (#server-runtime): the application's User-Agent
+    // and the certificate problems' wording, which a page never sends or sees.
+    const agentchatFiles = Object.keys(metafile.inputs).filter((path) =>
+      path.startsWith('node_modules/agentchat/dist/'),
+    );
+    expect(agentchatFiles).toContain('node_modules/agentchat/dist/server-runtime.browser.js');
+    expect(agentchatFiles.filter((path) => /server-runtime\.(js|cjs)$/.test(path))).toEqual([]);
+    expect(code).not.toContain('networks.md');
     // The OAuth 2.0 provider, which this app does not import, is not in it, nor is jose.
     expect(providerMarks.filter((mark) => code.includes(mark))).toEqual([]);
     expect(contributingInputs(metafile).filter((path) => path.includes('/jose/'))).toEqual([]);

@@ -42,9 +42,10 @@ describe('a browser app built from the tarball by each bundler', () => {
     );
     expect(gzip).toBeLessThanOrEqual(sizeBudget);
     expect(warnings).toEqual([]);
-    // Browsers get the channels' stub whichever build the bundler takes (webpack's `require`
-    // takes the CJS one): no Node module name, no channel code.
+    // Browsers get the stubs whichever build the bundler takes (webpack's `require` takes the
+    // CJS one): no Node module name, no channel code, no certificate problems' wording.
     expect(code).not.toContain('diagnostics_channel');
+    expect(code).not.toContain('networks.md');
   });
 
   it.each(names)('%s: runs in Chromium against `agentchat-mock`', async (name) => {

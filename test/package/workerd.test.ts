@@ -36,6 +36,11 @@ async function startWorker(entry: string) {
     metafile: true,
   });
   expect(Object.keys(bundle.metafile.inputs)).toContain('node_modules/agentchat/dist/index.js');
+  // A worker is a server: `workerd` comes before `browser` in package.json's `#server-runtime`,
+  // so that it names the application in its User-Agent and reads a failed connection's causes.
+  expect(Object.keys(bundle.metafile.inputs)).toContain(
+    'node_modules/agentchat/dist/server-runtime.js',
+  );
   const { Miniflare } = (await import(/* @vite-ignore */ pathToFileURL(miniflare.entry).href)) as {
     Miniflare: MiniflareConstructor;
   };

@@ -1,3 +1,4 @@
+import { deepestCause } from '../server-runtime.js';
 import { AgentChatError, type CallSite, describeCall } from './agentchat-error.js';
 
 /**
@@ -89,38 +90,6 @@ export class APIUserAbortError extends AgentChatError {
 
 function describe(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
-  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, a proxy's 407, a
-  // certificate problem) is deeper in its causes, the deepest one the most precise.
-  let deepest: Error = cause;
-  for (let depth = 0; depth < 4 && deepest.cause instanceof Error; depth++) {
-    deepest = deepest.cause;
-    const tls = tlsProblem(deepest);
-    if (tls) return tls;
-  }
-  return deepest === cause ? cause.message : `${cause.message}: ${deepest.message}`;
-}
-
-/**
- * A certificate problem said as such, with OpenSSL's or Node's code (an unknown CA, an expired or
- * mismatched certificate, a client certificate the server requires), and where the fix is told:
- * retrying cannot help, configuring can. Under TLS 1.3 a server that requires a client
- * certificate checks it after the handshake and closes the connection, and undici reports only
- * that the other side closed before a byte came back: said so, with the same pointer.
- */
-function tlsProblem(error: Error): string | undefined {
-  const { code, socket } = error as { code?: unknown; socket?: { bytesRead?: unknown } };
-  const problem =
-    typeof code !== 'string'
-      ? undefined
-      : /CERT|SSL|TLS|UNABLE_TO_|INVALID_CA|INVALID_PURPOSE|PATH_LENGTH|HOSTNAME_MISMATCH/.test(
-            code,
-          )
-        ? `TLS: ${code}, ${error.message}`
-        : code === 'UND_ERR_SOCKET' && socket?.bytesRead === 0
-          ? 'the server closed the connection before answering, as one that requires a client certificate does'
-          : undefined;
-  return (
-    problem &&
-    `${problem}; for a proxy, a private CA or a client certificate see https://github.com/agentchat/agentchat-js/blob/main/docs/networks.md`
-  );
+  // A browser's fetch gives no deeper cause to read: its builds stub this out (#server-runtime).
+  return deepestCause(cause) ?? cause.message;
 }
