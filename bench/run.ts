@@ -79,8 +79,11 @@ out();
 for (const fact of describeMachine()) out(`- ${fact}`);
 out();
 
-/** The browser bundle of a page making the three calls, min + gzip (the size test's budget). */
-const BUNDLE_BUDGET = 25 * 1024;
+/**
+ * The browser bundle of a page making the three calls, min + gzip: the size test's budget
+ * (`sizeBudget` in test/helpers/package-consumer.ts, whose account says why it is what it is).
+ */
+const BUNDLE_BUDGET = 26 * 1024;
 
 if (wants('bundle')) {
   progress('bundling');
@@ -91,7 +94,7 @@ if (wants('bundle')) {
   const ours = sizes.find((size) => size.name === 'agentchat')?.gzipped ?? Number.NaN;
   const peer = sizes.find((size) => size.name === 'openai')?.gzipped ?? Number.NaN;
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-  judge('browser bundle ≤ 24 KiB min + gzip', kib(ours), ours <= BUNDLE_BUDGET);
+  judge(`browser bundle ≤ ${kib(BUNDLE_BUDGET)} min + gzip`, kib(ours), ours <= BUNDLE_BUDGET);
   judge(
     'browser bundle under a third of openai',
     `${kib(ours)} vs ${kib(peer)} (${((100 * ours) / peer).toFixed(0)} %)`,
