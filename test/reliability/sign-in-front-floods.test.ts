@@ -104,7 +104,7 @@ describe('the sign-in front under floods', { timeout: 240_000 }, () => {
     clientId = ((await (await register()).json()) as { client_id: string }).client_id;
   });
 
-  it('keeps its memory bounded through 15,000 abandoned authorizations', async () => {
+  it('keeps its memory bounded through 20,000 abandoned authorizations', async () => {
     const pid = front.child.pid as number;
     let sent = 0;
     const abandon = async (count: number) => {
@@ -131,12 +131,15 @@ describe('the sign-in front under floods', { timeout: 240_000 }, () => {
       });
       await Promise.all(workers);
     };
-    // The heap is read after each 5,000 (a full collection first): the store holds at most
-    // 5,000 interactions, so once it is full the next ones replace the oldest instead of adding.
+    // The heap is read after each 5,000 (a full collection first). The store holds at most 5,000
+    // records a model, so once it is full the next ones replace the oldest instead of adding; the
+    // heap still grows through the second 5,000 (measured: +24 to +31 MiB, then +10 to +16 MiB,
+    // then +0.1 MiB), as the maps' tables and the engine's caches reach their working size, and is
+    // flat from the third on. So the bound is read over the last two rounds of four.
     await abandon(500);
     const heaps: number[] = [];
     const rss = [(await memoryOf(pid)).rss];
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 4; round++) {
       heaps.push(await heapOf(front));
       await abandon(5_000);
     }
@@ -146,11 +149,11 @@ describe('the sign-in front under floods', { timeout: 240_000 }, () => {
     console.info(
       `front heap ${((heaps[0] as number) / MiB).toFixed(1)} MiB after 500 abandoned authorizations; then per 5,000: ${growth.map((bytes) => `${bytes >= 0 ? '+' : ''}${(bytes / MiB).toFixed(1)} MiB`).join(', ')}; resident ${((rss[0] as number) / MiB).toFixed(0)} -> ${((rss[1] as number) / MiB).toFixed(0)} MiB`,
     );
-    expect(sent).toBe(15_500);
-    // Full after the first 5,000: the next 10,000 add nothing the collector cannot take back
-    // (a heap reading moves by about 10 MiB with sockets and buffers in flight; a record kept per
-    // authorization, as an injection bridge once did, added 60 MiB per 5,000).
-    expect((heaps[3] as number) - (heaps[1] as number)).toBeLessThan(12 * MiB);
+    expect(sent).toBe(20_500);
+    // Flat over the last 10,000: they add nothing the collector cannot take back (a heap reading
+    // moves by about 10 MiB with sockets and buffers in flight; a record kept per authorization,
+    // as an injection bridge once did, added 60 MiB per 5,000).
+    expect((heaps[4] as number) - (heaps[2] as number)).toBeLessThan(12 * MiB);
   });
 
   it('answers a registration flood 429 past its rate limit, with Retry-After', async () => {
