@@ -61,8 +61,10 @@ const ALLOWED = [
   /^docs\/openapi\.yaml$/,
   /^dist\/(testing\/|mcp\/|otel\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
   /^dist\/(testing\/|mcp\/|otel\/)?index\.(js|cjs)\.map$/,
-  // The diagnostics channels and the stub browsers get instead (package.json `imports`).
-  /^dist\/diagnostics(\.browser\.js|\.js|\.cjs)(\.map)?$/,
+  // The diagnostics channels and the server runtime's parts (the User-Agent with appInfo, the
+  // causes of a failed connection), each with the stub browsers get instead (package.json
+  // `imports`).
+  /^dist\/(diagnostics|server-runtime)(\.browser\.js|\.js|\.cjs)(\.map)?$/,
   // The bins: `agentchat-mcp` (the MCP server on stdio) and `agentchat-mock` (the mock over HTTP).
   /^dist\/mcp\/bin\.js(\.map)?$/,
   /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
