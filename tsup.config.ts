@@ -24,6 +24,29 @@ const otelEntry = { 'otel/index': 'src/otel/index.ts' };
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
 
 /**
+ * The sign-in front's engine (src/mcp/front/engine.ts: oidc-provider, openid-client, node:http)
+ * is an entry of its own, which agentchat/mcp loads through `#sign-in-front` (package.json
+ * `imports`): Node.js gets the engine, any other runtime a stub that refuses to start a front. A
+ * bundler following agentchat/mcp's `import()` of the engine for a browser or a Worker would
+ * otherwise fail on Node's modules and the engine's peers, in an app that never runs a front.
+ */
+const signInFrontEntries = {
+  'mcp/sign-in-front': 'src/mcp/front/engine.ts',
+  'mcp/sign-in-front.unavailable': 'src/mcp/front/engine.unavailable.ts',
+};
+
+const signInFrontByImport: Plugin = {
+  name: 'sign-in-front-by-import',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/engine\.js$/ }, ({ resolveDir, kind }) =>
+      kind === 'dynamic-import' && resolveDir === join(mcpSources, 'front')
+        ? { path: '#sign-in-front', external: true }
+        : undefined,
+    );
+  },
+};
+
+/**
  * agentchat/mcp uses the client through its public entry (`../index.js` in src/mcp/). In the
  * build that import goes to the package by its own name, which Node resolves to the build the
  * caller loaded: the server calls the user's copy of the client instead of shipping another.
@@ -126,20 +149,20 @@ export default defineConfig([
   {
     // agentchat/mcp in ESM, with the `agentchat-mcp` bin (ESM only, no types). Optional peers
     // stay external: the bin loads @modelcontextprotocol/server only once it has checked for it.
-    entry: { ...mcpEntry, 'mcp/bin': 'src/mcp/bin.ts' },
+    entry: { ...mcpEntry, 'mcp/bin': 'src/mcp/bin.ts', ...signInFrontEntries },
     format: ['esm'],
     target: 'es2022',
     platform: 'node',
-    esbuildPlugins: [clientByPackageName],
+    esbuildPlugins: [clientByPackageName, signInFrontByImport],
     sourcemap: true,
     treeshake: true,
   },
   {
-    entry: mcpEntry,
+    entry: { ...mcpEntry, 'mcp/sign-in-front': 'src/mcp/front/engine.ts' },
     format: ['cjs'],
     target: 'es2022',
     platform: 'node',
-    esbuildPlugins: [clientByPackageName],
+    esbuildPlugins: [clientByPackageName, signInFrontByImport],
     sourcemap: true,
     treeshake: true,
   },

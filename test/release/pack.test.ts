@@ -67,6 +67,9 @@ const ALLOWED = [
   /^dist\/(diagnostics|server-runtime)(\.browser\.js|\.js|\.cjs)(\.map)?$/,
   // The bins: `agentchat-mcp` (the MCP server on stdio) and `agentchat-mock` (the mock over HTTP).
   /^dist\/mcp\/bin\.js(\.map)?$/,
+  // The sign-in front's engine, loaded on Node.js through `#sign-in-front`, and the stub other
+  // runtimes get (package.json `imports`).
+  /^dist\/mcp\/sign-in-front(\.unavailable)?\.(js|cjs)(\.map)?$/,
   /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
   // The licenses of the packages bundled into the builds (scripts/build/third-party-notices.ts).
   /^dist\/THIRD-PARTY-NOTICES\.md$/,

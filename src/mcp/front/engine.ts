@@ -42,7 +42,9 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
   const store =
     settings.store === undefined
       ? { adapter: memoryAdapter(), close: async () => {} }
-      : await settings.store();
+      : await import('./redis-store.js').then(({ redisAdapter }) =>
+          redisAdapter(settings.store as string),
+        );
   const { adapter } = store;
   const issuer = new URL(settings.issuer);
   const provider = createFrontProvider({

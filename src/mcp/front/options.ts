@@ -23,8 +23,8 @@ export interface FrontSettings {
   readonly upstreamScope: string;
   /** A private JWK or PKCS#8 PEM; a key is made at start without. */
   readonly signingKey: string | object | undefined;
-  /** Makes the shared store; memory without. */
-  readonly store: (() => Promise<FrontStore>) | undefined;
+  /** The Redis URL of the shared store; memory without. */
+  readonly store: string | undefined;
   /** The handler's `fetchOptions` (a proxy, a private CA), for every fetch to the upstream. */
   readonly fetchOptions: FetchOptions | undefined;
 }
@@ -126,7 +126,7 @@ function storeOf(store: unknown): FrontSettings['store'] {
       `Invalid store (--store) ${JSON.stringify(url === null ? store : `${url.protocol}//${url.host}`)}: give "memory" or a Redis URL such as redis://cache.internal:6379.`,
     );
   }
-  return () => import('./redis-store.js').then(({ redisAdapter }) => redisAdapter(store as string));
+  return store as string;
 }
 
 /**
