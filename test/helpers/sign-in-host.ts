@@ -13,20 +13,11 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/client';
 import { type Browser, chromium, type Page } from 'playwright';
+import { chromiumLaunchOptions } from '../../vitest.config.js';
 
 /** Debian's Chromium, as the browser tests launch it. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ ...chromiumLaunchOptions, headless: true });
 }
 
 /** The host's OAuth state, in memory, and where it was sent to sign in. */
