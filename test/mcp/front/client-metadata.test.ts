@@ -6,7 +6,7 @@
  * that redirect, that are past 64 KiB, or that sit on a special-use address not named as this
  * machine are refused with an error page, and no redirect.
  */
-import { createServer as createHttpServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import {
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../../src/testing/index.js';
+import { freePort } from '../../helpers/free-port.js';
 import { callTool, listedToolNames } from '../../helpers/mcp-client.js';
 import { type McpHttpProcess, startMcpHttp } from '../../helpers/mcp-http.js';
 import { tsxLoader } from '../../helpers/run-process.js';
@@ -45,15 +46,6 @@ let redirect: { url: string; server: Server };
 let documents: Server;
 let documentsOrigin: string;
 const documentRequests: string[] = [];
-
-/** A port nothing listens on now, for a front whose origin the upstream must know first. */
-async function freePort(): Promise<number> {
-  const probe = createHttpServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 function metadataDocument(url: string, extra: Record<string, unknown> = {}) {
   return {

@@ -4,26 +4,23 @@
  * slower than the front waits. Each time the person gets the front's error page saying what was
  * refused, the host gets no code, and nothing is issued.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../src/index.js';
-import { createMcpHttpHandler, type McpHttpHandler } from '../../../src/mcp/index.js';
-import { nodeListener } from '../../../src/mcp/node-listener.js';
-import { type MockServer, startMockServer } from '../../../src/testing/index.js';
+import type { McpHttpHandler } from '../../../src/mcp/index.js';
+import type { MockServer } from '../../../src/testing/index.js';
+import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
 import { launchChromium, signInAsPerson, startRedirectTarget } from '../../helpers/sign-in-host.js';
-import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-  type UpstreamLie,
+import type {
+  UpstreamIdentityProvider,
+  UpstreamLie,
 } from '../../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_lies_3b9e';
 
+let front: SignInFront;
 let service: MockServer;
 let upstream: UpstreamIdentityProvider;
-let server: Server;
 let origin: string;
 let handler: McpHttpHandler;
 let browser: Browser;
@@ -32,34 +29,16 @@ let redirect: { url: string; server: Server };
 const arrivals: string[] = [];
 
 beforeAll(async () => {
-  service = await startMockServer({ apiKeys: [SERVER_KEY] });
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  upstream = await startUpstreamIdentityProvider(origin);
-  handler = createMcpHttpHandler({
-    client: new Client({ apiKey: SERVER_KEY, baseUrl: service.baseUrl }),
-    resource: `${origin}/mcp`,
-    upstreamIssuer: upstream.issuer,
-    upstreamClientId: upstream.clientId,
-    upstreamClientSecret: upstream.clientSecret,
-  });
-  server.on(
-    'request',
-    nodeListener(handler, (error) => console.error(error)),
-  );
+  front = await startSignInFront(SERVER_KEY);
+  ({ service, upstream, origin, handler } = front);
   redirect = await startRedirectTarget();
   redirect.server.on('request', (req) => arrivals.push(req.url ?? ''));
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await handler?.close();
-  server?.closeAllConnections();
-  server?.close();
   redirect?.server.close();
-  await upstream?.close();
-  await service?.close();
+  await front?.close();
 });
 
 async function registeredClient(): Promise<string> {
