@@ -83,6 +83,23 @@ export async function startRedirectTarget(): Promise<{ url: string; server: Serv
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, server };
 }
 
+/**
+ * The front's authorization URL for a public client asking for `agentchat:read`, with RFC 7636's
+ * example S256 challenge: for a browser to start a sign-in at, or a request the front must refuse.
+ */
+export function authorizationUrl(origin: string, clientId: string, redirectUri: string): URL {
+  const url = new URL(`${origin}/authorize`);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope: 'agentchat:read',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }).toString();
+  return url;
+}
+
 /** What the person does at each page. */
 export interface PersonChoices {
   /** How long each page may take to lead to the next, in milliseconds (default 10 s). */

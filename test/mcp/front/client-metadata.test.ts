@@ -23,6 +23,7 @@ import { callTool, listedToolNames } from '../../helpers/mcp-client.js';
 import { type McpHttpProcess, startMcpHttp } from '../../helpers/mcp-http.js';
 import { tsxLoader } from '../../helpers/run-process.js';
 import {
+  authorizationUrl,
   BrowserHost,
   launchChromium,
   signInAsPerson,
@@ -164,7 +165,9 @@ describe('Client ID Metadata Documents at the sign-in front', { timeout: 90_000 
   ])('refuses a document %s: an error page, no redirect', async (_name, path) => {
     const clientId = `${documentsOrigin}${path}`;
     const before = documentRequests.length;
-    const response = await fetch(authorize(clientId), { redirect: 'manual' });
+    const response = await fetch(authorizationUrl(origin, clientId, redirect.url), {
+      redirect: 'manual',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(await response.text()).toMatch(/invalid_client/);
@@ -180,22 +183,11 @@ describe('Client ID Metadata Documents at the sign-in front', { timeout: 90_000 
     // engine's own check refuses the address when it connects.
     const clientId = `https://[::ffff:127.0.0.1]:${port}/host.json`;
     const before = documentRequests.length;
-    const response = await fetch(authorize(clientId), { redirect: 'manual' });
+    const response = await fetch(authorizationUrl(origin, clientId, redirect.url), {
+      redirect: 'manual',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(documentRequests.length).toBe(before);
   });
 });
-
-function authorize(clientId: string): string {
-  const url = new URL(`${origin}/authorize`);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirect.url,
-    scope: 'agentchat:read',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  }).toString();
-  return url.href;
-}

@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHttpHandler } from '../../../src/mcp/index.js';
 import type { MockServer } from '../../../src/testing/index.js';
 import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
-import { launchChromium, signInAsPerson, startRedirectTarget } from '../../helpers/sign-in-host.js';
+import {
+  authorizationUrl,
+  launchChromium,
+  signInAsPerson,
+  startRedirectTarget,
+} from '../../helpers/sign-in-host.js';
 import type {
   UpstreamIdentityProvider,
   UpstreamLie,
@@ -56,19 +61,6 @@ async function registeredClient(): Promise<string> {
   return ((await response.json()) as { client_id: string }).client_id;
 }
 
-function authorizeUrl(clientId: string): URL {
-  const url = new URL(`${origin}/authorize`);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirect.url,
-    scope: 'agentchat:read',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  }).toString();
-  return url;
-}
-
 describe('an upstream that lies or stalls', { timeout: 60_000 }, () => {
   it.each<[string, UpstreamLie, number, RegExp]>([
     ['an ID token whose signature is broken', 'signature', 0, /signature verification failed/],
@@ -84,9 +76,14 @@ describe('an upstream that lies or stalls', { timeout: 60_000 }, () => {
     try {
       const page = await context.newPage();
       await expect(
-        signInAsPerson(page, authorizeUrl(await registeredClient()), redirect.url, {
-          stepTimeoutMs: 20_000,
-        }),
+        signInAsPerson(
+          page,
+          authorizationUrl(origin, await registeredClient(), redirect.url),
+          redirect.url,
+          {
+            stepTimeoutMs: 20_000,
+          },
+        ),
       ).rejects.toThrow(/Stuck at .*\/oauth\/callback/);
       expect(await page.locator('h1').textContent()).toBe(
         `The sign-in at ${upstream.issuer} was refused`,

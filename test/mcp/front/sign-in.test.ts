@@ -17,6 +17,7 @@ import type { MockServer } from '../../../src/testing/index.js';
 import { allToolNames, callTool, listedToolNames } from '../../helpers/mcp-client.js';
 import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
 import {
+  authorizationUrl,
   BrowserHost,
   launchChromium,
   signInAsPerson,
@@ -163,18 +164,7 @@ describe('the sign-in front', { timeout: 90_000 }, () => {
       });
       return ((await response.json()) as { client_id: string }).client_id;
     };
-    const authorize = (clientId: string) => {
-      const url = new URL(`${origin}/authorize`);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: clientId,
-        redirect_uri: redirect.url,
-        scope: 'agentchat:read',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      }).toString();
-      return url;
-    };
+    const authorize = (clientId: string) => authorizationUrl(origin, clientId, redirect.url);
     const first = await register('First Host');
     const context = await browser.newContext();
     try {
