@@ -84,6 +84,30 @@ export async function startRedirectTarget(): Promise<{ url: string; server: Serv
 }
 
 /**
+ * Registers a public client (RFC 7591) named `clientName` at the front at `origin`, redirecting to
+ * `redirectUri`. Resolves with the answer's status and the client ID it issued.
+ */
+export async function registerPublicClient(
+  origin: string,
+  redirectUri: string,
+  clientName = 'Test Host',
+): Promise<{ status: number; clientId: string }> {
+  const response = await fetch(`${origin}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: clientName,
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  const { client_id: clientId } = (await response.json()) as { client_id: string };
+  return { status: response.status, clientId };
+}
+
+/**
  * The front's authorization URL for a public client asking for `agentchat:read`, with RFC 7636's
  * example S256 challenge: for a browser to start a sign-in at, or a request the front must refuse.
  */

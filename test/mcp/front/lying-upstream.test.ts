@@ -7,12 +7,12 @@
 import type { Server } from 'node:http';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpHttpHandler } from '../../../src/mcp/index.js';
 import type { MockServer } from '../../../src/testing/index.js';
 import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
 import {
   authorizationUrl,
   launchChromium,
+  registerPublicClient,
   signInAsPerson,
   startRedirectTarget,
 } from '../../helpers/sign-in-host.js';
@@ -27,7 +27,6 @@ let front: SignInFront;
 let service: MockServer;
 let upstream: UpstreamIdentityProvider;
 let origin: string;
-let handler: McpHttpHandler;
 let browser: Browser;
 let redirect: { url: string; server: Server };
 /** Every request the host's redirect URI received. */
@@ -35,7 +34,7 @@ const arrivals: string[] = [];
 
 beforeAll(async () => {
   front = await startSignInFront(SERVER_KEY);
-  ({ service, upstream, origin, handler } = front);
+  ({ service, upstream, origin } = front);
   redirect = await startRedirectTarget();
   redirect.server.on('request', (req) => arrivals.push(req.url ?? ''));
   browser = await launchChromium();
@@ -45,21 +44,6 @@ afterAll(async () => {
   redirect?.server.close();
   await front?.close();
 });
-
-async function registeredClient(): Promise<string> {
-  const response = await handler.fetch(
-    new Request(`${origin}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: [redirect.url],
-        token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code', 'refresh_token'],
-      }),
-    }),
-  );
-  return ((await response.json()) as { client_id: string }).client_id;
-}
 
 describe('an upstream that lies or stalls', { timeout: 60_000 }, () => {
   it.each<[string, UpstreamLie, number, RegExp]>([
@@ -78,7 +62,11 @@ describe('an upstream that lies or stalls', { timeout: 60_000 }, () => {
       await expect(
         signInAsPerson(
           page,
-          authorizationUrl(origin, await registeredClient(), redirect.url),
+          authorizationUrl(
+            origin,
+            (await registerPublicClient(origin, redirect.url)).clientId,
+            redirect.url,
+          ),
           redirect.url,
           {
             stepTimeoutMs: 20_000,

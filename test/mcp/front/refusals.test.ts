@@ -9,7 +9,12 @@ import type { Server } from 'node:http';
 import type { Browser, BrowserContext } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
-import { launchChromium, signInAsPerson, startRedirectTarget } from '../../helpers/sign-in-host.js';
+import {
+  launchChromium,
+  registerPublicClient,
+  signInAsPerson,
+  startRedirectTarget,
+} from '../../helpers/sign-in-host.js';
 import type { UpstreamIdentityProvider } from '../../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_refusals_5e0b';
@@ -43,19 +48,9 @@ function pkce(): { verifier: string; challenge: string } {
 
 /** Registers a public client (RFC 7591) redirecting to the test's redirect URI. */
 async function register(): Promise<string> {
-  const response = await fetch(`${origin}/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: 'Refusals Host',
-      redirect_uris: [redirect.url],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { client_id: string }).client_id;
+  const { status, clientId } = await registerPublicClient(origin, redirect.url, 'Refusals Host');
+  expect(status).toBe(201);
+  return clientId;
 }
 
 function authorizeUrl(clientId: string, params: Record<string, string>): URL {

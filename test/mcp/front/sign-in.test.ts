@@ -20,6 +20,7 @@ import {
   authorizationUrl,
   BrowserHost,
   launchChromium,
+  registerPublicClient,
   signInAsPerson,
   startRedirectTarget,
 } from '../../helpers/sign-in-host.js';
@@ -151,19 +152,8 @@ describe('the sign-in front', { timeout: 90_000 }, () => {
   });
 
   it('remembers a consent per person and host: asked again only for another host', async () => {
-    const register = async (name: string) => {
-      const response = await fetch(`${origin}/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          client_name: name,
-          redirect_uris: [redirect.url],
-          token_endpoint_auth_method: 'none',
-          grant_types: ['authorization_code', 'refresh_token'],
-        }),
-      });
-      return ((await response.json()) as { client_id: string }).client_id;
-    };
+    const register = async (name: string) =>
+      (await registerPublicClient(origin, redirect.url, name)).clientId;
     const authorize = (clientId: string) => authorizationUrl(origin, clientId, redirect.url);
     const first = await register('First Host');
     const context = await browser.newContext();
