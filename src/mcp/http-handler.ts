@@ -430,31 +430,6 @@ export type OneClientSource<Given> = {
     : unknown
 >;
 
-/** The options createMcpHttpHandler knows, to name the one meant for a misspelt one. */
-const OPTION_NAMES = [
-  'client',
-  'clientOptions',
-  'allowedOrigins',
-  'allowedHosts',
-  'authorizationServer',
-  'resource',
-  'audience',
-  'introspection',
-  'readScope',
-  'writeScope',
-  'scopePrefix',
-  'fetchOptions',
-  'logger',
-  'tools',
-  'readOnly',
-  'upstreamIssuer',
-  'upstreamClientId',
-  'upstreamClientSecret',
-  'upstreamScope',
-  'signingKey',
-  'store',
-];
-
 /** The options that only mean something for an OAuth protected resource. */
 const AUTHORIZATION_ONLY = [
   'resource',
@@ -465,6 +440,25 @@ const AUTHORIZATION_ONLY = [
   'scopePrefix',
   'fetchOptions',
 ] as const;
+
+/** The options createMcpHttpHandler knows, to name the one meant for a misspelt one. */
+const OPTION_NAMES: string[] = [
+  'client',
+  'clientOptions',
+  'allowedOrigins',
+  'allowedHosts',
+  'authorizationServer',
+  ...AUTHORIZATION_ONLY,
+  'logger',
+  'tools',
+  'readOnly',
+  'upstreamIssuer',
+  'upstreamClientId',
+  'upstreamClientSecret',
+  'upstreamScope',
+  'signingKey',
+  'store',
+];
 
 function checkOptionNames(options: object): void {
   for (const name of Object.keys(options)) {

@@ -511,22 +511,7 @@ export function clientCredentials(options: Partial<ClientCredentialsOptions> = {
     transport,
     margin,
   );
-  return sharedTokenProvider(
-    request,
-    margin,
-    settings.cache && {
-      cache: settings.cache,
-      identity: {
-        tokenUrl: settings.tokenUrl ?? '',
-        issuer: settings.issuer,
-        clientId: settings.clientId,
-        scope: settings.scope,
-        audience: settings.audience,
-        resource: settings.resource,
-        authMethod,
-      },
-    },
-  );
+  return sharedTokenProvider(request, margin, fleetCache(settings, settings.clientId, authMethod));
 }
 
 /**
@@ -565,6 +550,34 @@ export function tokenTransport(
 export interface FleetCache {
   readonly cache: TokenCache;
   readonly identity: TokenIdentity;
+}
+
+/**
+ * The fleet's cache when the settings give one, keyed on where the token comes from, for whom, for
+ * what, and how it is asked for (`authMethod`: a client's authentication, or a grant).
+ */
+export function fleetCache(
+  settings: Omit<TokenIdentity, 'tokenUrl' | 'clientId' | 'authMethod'> & {
+    readonly cache?: TokenCache | undefined;
+    readonly tokenUrl?: string | undefined;
+  },
+  clientId: string,
+  authMethod: string,
+): FleetCache | undefined {
+  return (
+    settings.cache && {
+      cache: settings.cache,
+      identity: {
+        tokenUrl: settings.tokenUrl ?? '',
+        issuer: settings.issuer,
+        clientId,
+        scope: settings.scope,
+        audience: settings.audience,
+        resource: settings.resource,
+        authMethod,
+      },
+    }
+  );
 }
 
 /**

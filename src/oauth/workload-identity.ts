@@ -13,6 +13,7 @@ import { suppliedAssertion } from './client-assertion.js';
 import {
   defaults,
   type EnvironmentFill,
+  fleetCache,
   isResource,
   isTokenCache,
   type RequestProof,
@@ -317,20 +318,13 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
   return sharedTokenProvider(
     request,
     margin,
-    settings.cache && {
-      cache: settings.cache,
-      identity: {
-        tokenUrl: settings.tokenUrl ?? '',
-        issuer: settings.issuer,
-        clientId: settings.clientId ?? '',
-        scope: settings.scope,
-        audience: settings.audience,
-        resource: settings.resource,
-        // The grant stands where client credentials name their authentication: a token from one
-        // grant is never taken for another's.
-        authMethod: grant === 'token-exchange' ? `${grant} ${subjectTokenType}` : grant,
-      },
-    },
+    // The grant stands where client credentials name their authentication: a token from one grant
+    // is never taken for another's.
+    fleetCache(
+      settings,
+      settings.clientId ?? '',
+      grant === 'token-exchange' ? `${grant} ${subjectTokenType}` : grant,
+    ),
   );
 }
 

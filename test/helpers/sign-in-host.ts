@@ -13,20 +13,11 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/client';
 import { type Browser, chromium, type Page } from 'playwright';
+import { chromiumLaunchOptions } from '../../vitest.config.js';
 
 /** Debian's Chromium, as the browser tests launch it. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ ...chromiumLaunchOptions, headless: true });
 }
 
 /** The host's OAuth state, in memory, and where it was sent to sign in. */
@@ -90,6 +81,47 @@ export async function startRedirectTarget(): Promise<{ url: string; server: Serv
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, server };
+}
+
+/**
+ * Registers a public client (RFC 7591) named `clientName` at the front at `origin`, redirecting to
+ * `redirectUri`. Resolves with the answer's status and the client ID it issued.
+ */
+export async function registerPublicClient(
+  origin: string,
+  redirectUri: string,
+  clientName = 'Test Host',
+): Promise<{ status: number; clientId: string }> {
+  const response = await fetch(`${origin}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: clientName,
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  const { client_id: clientId } = (await response.json()) as { client_id: string };
+  return { status: response.status, clientId };
+}
+
+/**
+ * The front's authorization URL for a public client asking for `agentchat:read`, with RFC 7636's
+ * example S256 challenge: for a browser to start a sign-in at, or a request the front must refuse.
+ */
+export function authorizationUrl(origin: string, clientId: string, redirectUri: string): URL {
+  const url = new URL(`${origin}/authorize`);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope: 'agentchat:read',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }).toString();
+  return url;
 }
 
 /** What the person does at each page. */

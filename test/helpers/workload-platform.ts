@@ -8,6 +8,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { type AuthorizationServer, startAuthorizationServer } from './authorization-server.js';
+import { startVerifyingService, type VerifyingService } from './verifying-service.js';
 
 /** The path GitHub's runner serves its token request at (the real one has a run's id in it). */
 export const GITHUB_TOKEN_PATH =
@@ -126,5 +128,40 @@ export async function startWorkloadPlatform(): Promise<WorkloadPlatform> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** The audience the authorization server expects the platform's identity tokens to carry. */
+export const WORKLOAD_AUDIENCE = 'https://auth.agentchat.test';
+
+/** A platform, an authorization server trusting its identity tokens, and a service trusting the server. */
+export interface WorkloadStack {
+  readonly platform: WorkloadPlatform;
+  readonly server: AuthorizationServer;
+  readonly service: VerifyingService;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the three parts the workload identity tests sign in through.
+ *
+ * @example
+ * ```ts
+ * const { platform, server, service } = await startWorkloadStack();
+ * ```
+ */
+export async function startWorkloadStack(): Promise<WorkloadStack> {
+  const platform = await startWorkloadPlatform();
+  const server = await startAuthorizationServer({
+    trust: { issuer: platform.issuer, jwksUri: platform.jwksUri, audience: WORKLOAD_AUDIENCE },
+  });
+  const service = await startVerifyingService(server.issuer, server.resource);
+  return {
+    platform,
+    server,
+    service,
+    async close() {
+      await Promise.all([platform.close(), server.close(), service.close()]);
+    },
   };
 }

@@ -12,39 +12,35 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/index.js';
 import { clientOptionsFromEnv, hasOwnCredentials } from '../../src/mcp/config.js';
-import {
-  type AuthorizationServer,
-  serverScope,
-  startAuthorizationServer,
-} from '../helpers/authorization-server.js';
+import { type AuthorizationServer, serverScope } from '../helpers/authorization-server.js';
 import { WORKLOAD_CLIENT_ID } from '../helpers/federation-grants.js';
 import { callTool, connectRecorded } from '../helpers/mcp-client.js';
 import { tsxLoader } from '../helpers/run-process.js';
-import { startVerifyingService, type VerifyingService } from '../helpers/verifying-service.js';
+import type { VerifyingService } from '../helpers/verifying-service.js';
 import {
-  startWorkloadPlatform,
+  startWorkloadStack,
+  WORKLOAD_AUDIENCE,
   WORKLOAD_SUBJECT,
   type WorkloadPlatform,
+  type WorkloadStack,
 } from '../helpers/workload-platform.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = [...tsxLoader, 'src/mcp/bin.ts'];
-const AUDIENCE = 'https://auth.agentchat.test';
+const AUDIENCE = WORKLOAD_AUDIENCE;
 
+let stack: WorkloadStack;
 let platform: WorkloadPlatform;
 let server: AuthorizationServer;
 let service: VerifyingService;
 let scratch: string;
 beforeAll(async () => {
-  platform = await startWorkloadPlatform();
-  server = await startAuthorizationServer({
-    trust: { issuer: platform.issuer, jwksUri: platform.jwksUri, audience: AUDIENCE },
-  });
-  service = await startVerifyingService(server.issuer, server.resource);
+  stack = await startWorkloadStack();
+  ({ platform, server, service } = stack);
   scratch = await mkdtemp(join(tmpdir(), 'agentchat-mcp-identity-'));
 });
 afterAll(async () => {
-  await Promise.all([platform?.close(), server?.close(), service?.close()]);
+  await stack?.close();
   await rm(scratch, { recursive: true, force: true });
 });
 

@@ -23,39 +23,34 @@ import {
   type WorkloadIdentityOptions,
   workloadIdentity,
 } from '../../src/index.js';
-import {
-  type AuthorizationServer,
-  serverScope,
-  startAuthorizationServer,
-} from '../helpers/authorization-server.js';
+import { type AuthorizationServer, serverScope } from '../helpers/authorization-server.js';
 import { WORKLOAD_CLIENT_ID } from '../helpers/federation-grants.js';
 import { leaksOf, recordingLogger } from '../helpers/reliability.js';
-import { startVerifyingService, type VerifyingService } from '../helpers/verifying-service.js';
+import type { VerifyingService } from '../helpers/verifying-service.js';
 import {
   GITHUB_TOKEN_PATH,
   METADATA_IDENTITY_PATH,
-  startWorkloadPlatform,
+  startWorkloadStack,
+  WORKLOAD_AUDIENCE,
   WORKLOAD_SUBJECT,
   type WorkloadPlatform,
+  type WorkloadStack,
 } from '../helpers/workload-platform.js';
 
-/** The audience the authorization server expects identity tokens to carry. */
-const AUDIENCE = 'https://auth.agentchat.test';
+const AUDIENCE = WORKLOAD_AUDIENCE;
 
+let stack: WorkloadStack;
 let platform: WorkloadPlatform;
 let server: AuthorizationServer;
 let service: VerifyingService;
 let scratch: string;
 beforeAll(async () => {
-  platform = await startWorkloadPlatform();
-  server = await startAuthorizationServer({
-    trust: { issuer: platform.issuer, jwksUri: platform.jwksUri, audience: AUDIENCE },
-  });
-  service = await startVerifyingService(server.issuer, server.resource);
+  stack = await startWorkloadStack();
+  ({ platform, server, service } = stack);
   scratch = await mkdtemp(join(tmpdir(), 'agentchat-identity-'));
 });
 afterAll(async () => {
-  await Promise.all([platform.close(), server.close(), service.close()]);
+  await stack?.close();
   await rm(scratch, { recursive: true, force: true });
 });
 afterEach(() => {

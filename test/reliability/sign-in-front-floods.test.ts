@@ -16,11 +16,10 @@ async function heapOf(process: StartedProcess): Promise<number> {
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { freePort } from '../helpers/free-port.js';
 import { type StartedProcess, startProcess, tsxLoader } from '../helpers/run-process.js';
 import { MiB, memoryOf } from '../helpers/server-process.js';
 import {
@@ -35,14 +34,6 @@ let service: MockServer;
 let upstream: UpstreamIdentityProvider;
 let front: StartedProcess;
 let origin: string;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   service = await startMockServer({ apiKeys: [SERVER_KEY] });

@@ -6,7 +6,7 @@
  * that redirect, that are past 64 KiB, or that sit on a special-use address not named as this
  * machine are refused with an error page, and no redirect.
  */
-import { createServer as createHttpServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -18,10 +18,12 @@ import {
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../../src/testing/index.js';
+import { freePort } from '../../helpers/free-port.js';
 import { callTool, listedToolNames } from '../../helpers/mcp-client.js';
 import { type McpHttpProcess, startMcpHttp } from '../../helpers/mcp-http.js';
 import { tsxLoader } from '../../helpers/run-process.js';
 import {
+  authorizationUrl,
   BrowserHost,
   launchChromium,
   signInAsPerson,
@@ -45,15 +47,6 @@ let redirect: { url: string; server: Server };
 let documents: Server;
 let documentsOrigin: string;
 const documentRequests: string[] = [];
-
-/** A port nothing listens on now, for a front whose origin the upstream must know first. */
-async function freePort(): Promise<number> {
-  const probe = createHttpServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 function metadataDocument(url: string, extra: Record<string, unknown> = {}) {
   return {
@@ -172,7 +165,9 @@ describe('Client ID Metadata Documents at the sign-in front', { timeout: 90_000 
   ])('refuses a document %s: an error page, no redirect', async (_name, path) => {
     const clientId = `${documentsOrigin}${path}`;
     const before = documentRequests.length;
-    const response = await fetch(authorize(clientId), { redirect: 'manual' });
+    const response = await fetch(authorizationUrl(origin, clientId, redirect.url), {
+      redirect: 'manual',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(await response.text()).toMatch(/invalid_client/);
@@ -188,22 +183,11 @@ describe('Client ID Metadata Documents at the sign-in front', { timeout: 90_000 
     // engine's own check refuses the address when it connects.
     const clientId = `https://[::ffff:127.0.0.1]:${port}/host.json`;
     const before = documentRequests.length;
-    const response = await fetch(authorize(clientId), { redirect: 'manual' });
+    const response = await fetch(authorizationUrl(origin, clientId, redirect.url), {
+      redirect: 'manual',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(documentRequests.length).toBe(before);
   });
 });
-
-function authorize(clientId: string): string {
-  const url = new URL(`${origin}/authorize`);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirect.url,
-    scope: 'agentchat:read',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  }).toString();
-  return url.href;
-}

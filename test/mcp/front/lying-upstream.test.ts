@@ -4,91 +4,46 @@
  * slower than the front waits. Each time the person gets the front's error page saying what was
  * refused, the host gets no code, and nothing is issued.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../src/index.js';
-import { createMcpHttpHandler, type McpHttpHandler } from '../../../src/mcp/index.js';
-import { nodeListener } from '../../../src/mcp/node-listener.js';
-import { type MockServer, startMockServer } from '../../../src/testing/index.js';
-import { launchChromium, signInAsPerson, startRedirectTarget } from '../../helpers/sign-in-host.js';
+import type { MockServer } from '../../../src/testing/index.js';
+import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
 import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-  type UpstreamLie,
+  authorizationUrl,
+  launchChromium,
+  registerPublicClient,
+  signInAsPerson,
+  startRedirectTarget,
+} from '../../helpers/sign-in-host.js';
+import type {
+  UpstreamIdentityProvider,
+  UpstreamLie,
 } from '../../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_lies_3b9e';
 
+let front: SignInFront;
 let service: MockServer;
 let upstream: UpstreamIdentityProvider;
-let server: Server;
 let origin: string;
-let handler: McpHttpHandler;
 let browser: Browser;
 let redirect: { url: string; server: Server };
 /** Every request the host's redirect URI received. */
 const arrivals: string[] = [];
 
 beforeAll(async () => {
-  service = await startMockServer({ apiKeys: [SERVER_KEY] });
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  upstream = await startUpstreamIdentityProvider(origin);
-  handler = createMcpHttpHandler({
-    client: new Client({ apiKey: SERVER_KEY, baseUrl: service.baseUrl }),
-    resource: `${origin}/mcp`,
-    upstreamIssuer: upstream.issuer,
-    upstreamClientId: upstream.clientId,
-    upstreamClientSecret: upstream.clientSecret,
-  });
-  server.on(
-    'request',
-    nodeListener(handler, (error) => console.error(error)),
-  );
+  front = await startSignInFront(SERVER_KEY);
+  ({ service, upstream, origin } = front);
   redirect = await startRedirectTarget();
   redirect.server.on('request', (req) => arrivals.push(req.url ?? ''));
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await handler?.close();
-  server?.closeAllConnections();
-  server?.close();
   redirect?.server.close();
-  await upstream?.close();
-  await service?.close();
+  await front?.close();
 });
-
-async function registeredClient(): Promise<string> {
-  const response = await handler.fetch(
-    new Request(`${origin}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: [redirect.url],
-        token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code', 'refresh_token'],
-      }),
-    }),
-  );
-  return ((await response.json()) as { client_id: string }).client_id;
-}
-
-function authorizeUrl(clientId: string): URL {
-  const url = new URL(`${origin}/authorize`);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirect.url,
-    scope: 'agentchat:read',
-    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-    code_challenge_method: 'S256',
-  }).toString();
-  return url;
-}
 
 describe('an upstream that lies or stalls', { timeout: 60_000 }, () => {
   it.each<[string, UpstreamLie, number, RegExp]>([
@@ -105,9 +60,18 @@ describe('an upstream that lies or stalls', { timeout: 60_000 }, () => {
     try {
       const page = await context.newPage();
       await expect(
-        signInAsPerson(page, authorizeUrl(await registeredClient()), redirect.url, {
-          stepTimeoutMs: 20_000,
-        }),
+        signInAsPerson(
+          page,
+          authorizationUrl(
+            origin,
+            (await registerPublicClient(origin, redirect.url)).clientId,
+            redirect.url,
+          ),
+          redirect.url,
+          {
+            stepTimeoutMs: 20_000,
+          },
+        ),
       ).rejects.toThrow(/Stuck at .*\/oauth\/callback/);
       expect(await page.locator('h1').textContent()).toBe(
         `The sign-in at ${upstream.issuer} was refused`,

@@ -5,48 +5,30 @@
  * form posted without its one-time token. Codes come from real sign-ins in Chromium.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { Browser, BrowserContext } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../../../src/index.js';
-import { createMcpHttpHandler, type McpHttpHandler } from '../../../src/mcp/index.js';
-import { nodeListener } from '../../../src/mcp/node-listener.js';
-import { type MockServer, startMockServer } from '../../../src/testing/index.js';
-import { launchChromium, signInAsPerson, startRedirectTarget } from '../../helpers/sign-in-host.js';
+import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
 import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-} from '../../helpers/upstream-identity-provider.js';
+  launchChromium,
+  registerPublicClient,
+  signInAsPerson,
+  startRedirectTarget,
+} from '../../helpers/sign-in-host.js';
+import type { UpstreamIdentityProvider } from '../../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_refusals_5e0b';
 
-let service: MockServer;
+let front: SignInFront;
 let upstream: UpstreamIdentityProvider;
-let server: Server;
 let origin: string;
-let handler: McpHttpHandler;
 let browser: Browser;
 let person: BrowserContext;
 let redirect: { url: string; server: Server };
 
 beforeAll(async () => {
-  service = await startMockServer({ apiKeys: [SERVER_KEY] });
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  upstream = await startUpstreamIdentityProvider(origin);
-  handler = createMcpHttpHandler({
-    client: new Client({ apiKey: SERVER_KEY, baseUrl: service.baseUrl }),
-    resource: `${origin}/mcp`,
-    upstreamIssuer: upstream.issuer,
-    upstreamClientId: upstream.clientId,
-    upstreamClientSecret: upstream.clientSecret,
-  });
-  server.on(
-    'request',
-    nodeListener(handler, (error) => console.error(error)),
-  );
+  front = await startSignInFront(SERVER_KEY);
+  ({ upstream, origin } = front);
   redirect = await startRedirectTarget();
   browser = await launchChromium();
   person = await browser.newContext();
@@ -54,12 +36,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await person?.close();
   await browser?.close();
-  await handler?.close();
-  server?.closeAllConnections();
-  server?.close();
   redirect?.server.close();
-  await upstream?.close();
-  await service?.close();
+  await front?.close();
 });
 
 /** A fresh PKCE verifier and its S256 challenge. */
@@ -70,19 +48,9 @@ function pkce(): { verifier: string; challenge: string } {
 
 /** Registers a public client (RFC 7591) redirecting to the test's redirect URI. */
 async function register(): Promise<string> {
-  const response = await fetch(`${origin}/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: 'Refusals Host',
-      redirect_uris: [redirect.url],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { client_id: string }).client_id;
+  const { status, clientId } = await registerPublicClient(origin, redirect.url, 'Refusals Host');
+  expect(status).toBe(201);
+  return clientId;
 }
 
 function authorizeUrl(clientId: string, params: Record<string, string>): URL {

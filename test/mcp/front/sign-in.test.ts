@@ -4,8 +4,7 @@
  * client registering itself and signing a person in through real Chromium, then listing and
  * calling the tools; the service sees the server's own key only.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import {
   Client as McpClient,
   StreamableHTTPClientTransport,
@@ -14,60 +13,38 @@ import {
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client } from '../../../src/index.js';
-import { createMcpHttpHandler, type McpHttpHandler } from '../../../src/mcp/index.js';
-import { nodeListener } from '../../../src/mcp/node-listener.js';
-import { type MockServer, startMockServer } from '../../../src/testing/index.js';
+import type { MockServer } from '../../../src/testing/index.js';
 import { allToolNames, callTool, listedToolNames } from '../../helpers/mcp-client.js';
+import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
 import {
+  authorizationUrl,
   BrowserHost,
   launchChromium,
+  registerPublicClient,
   signInAsPerson,
   startRedirectTarget,
 } from '../../helpers/sign-in-host.js';
-import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-} from '../../helpers/upstream-identity-provider.js';
+import type { UpstreamIdentityProvider } from '../../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_own_key_8c21';
 
+let front: SignInFront;
 let service: MockServer;
 let upstream: UpstreamIdentityProvider;
-let server: Server;
 let origin: string;
-let handler: McpHttpHandler;
 let browser: Browser;
 let redirect: { url: string; server: Server };
 
 beforeAll(async () => {
-  service = await startMockServer({ apiKeys: [SERVER_KEY] });
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  upstream = await startUpstreamIdentityProvider(origin);
-  handler = createMcpHttpHandler({
-    client: new Client({ apiKey: SERVER_KEY, baseUrl: service.baseUrl }),
-    resource: `${origin}/mcp`,
-    upstreamIssuer: upstream.issuer,
-    upstreamClientId: upstream.clientId,
-    upstreamClientSecret: upstream.clientSecret,
-  });
-  server.on(
-    'request',
-    nodeListener(handler, (error) => console.error(error)),
-  );
+  front = await startSignInFront(SERVER_KEY);
+  ({ service, upstream, origin } = front);
   redirect = await startRedirectTarget();
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await handler?.close();
-  server?.closeAllConnections();
-  server?.close();
   redirect?.server.close();
-  await upstream?.close();
-  await service?.close();
+  await front?.close();
 });
 beforeEach(() => service.service.reset());
 
@@ -175,31 +152,9 @@ describe('the sign-in front', { timeout: 90_000 }, () => {
   });
 
   it('remembers a consent per person and host: asked again only for another host', async () => {
-    const register = async (name: string) => {
-      const response = await fetch(`${origin}/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          client_name: name,
-          redirect_uris: [redirect.url],
-          token_endpoint_auth_method: 'none',
-          grant_types: ['authorization_code', 'refresh_token'],
-        }),
-      });
-      return ((await response.json()) as { client_id: string }).client_id;
-    };
-    const authorize = (clientId: string) => {
-      const url = new URL(`${origin}/authorize`);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: clientId,
-        redirect_uri: redirect.url,
-        scope: 'agentchat:read',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      }).toString();
-      return url;
-    };
+    const register = async (name: string) =>
+      (await registerPublicClient(origin, redirect.url, name)).clientId;
+    const authorize = (clientId: string) => authorizationUrl(origin, clientId, redirect.url);
     const first = await register('First Host');
     const context = await browser.newContext();
     try {

@@ -1,0 +1,73 @@
+/**
+ * The sign-in front in this process, as the front's tests start it: a mock service accepting the
+ * server's own key, createMcpHttpHandler with upstreamIssuer on 127.0.0.1, and the upstream
+ * identity provider that knows the front's origin.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '../../src/index.js';
+import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/index.js';
+import { nodeListener } from '../../src/mcp/node-listener.js';
+import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import {
+  startUpstreamIdentityProvider,
+  type UpstreamIdentityProvider,
+} from './upstream-identity-provider.js';
+
+/** A running front, and what stands behind and beside it. */
+export interface SignInFront {
+  readonly service: MockServer;
+  readonly upstream: UpstreamIdentityProvider;
+  readonly server: Server;
+  /** Such as `http://127.0.0.1:41234`; its MCP endpoint is `<origin>/mcp`. */
+  readonly origin: string;
+  readonly handler: McpHttpHandler;
+  /** Closes the handler, its server, the upstream, and the service. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a front whose tools reach the service with `serverKey`. `onRequest` sees each request
+ * the front receives, before the front answers it.
+ *
+ * @example
+ * ```ts
+ * const front = await startSignInFront('sk_front_key');
+ * ```
+ */
+export async function startSignInFront(
+  serverKey: string,
+  onRequest?: (req: IncomingMessage) => void,
+): Promise<SignInFront> {
+  const service = await startMockServer({ apiKeys: [serverKey] });
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const upstream = await startUpstreamIdentityProvider(origin);
+  const handler = createMcpHttpHandler({
+    client: new Client({ apiKey: serverKey, baseUrl: service.baseUrl }),
+    resource: `${origin}/mcp`,
+    upstreamIssuer: upstream.issuer,
+    upstreamClientId: upstream.clientId,
+    upstreamClientSecret: upstream.clientSecret,
+  });
+  if (onRequest) server.on('request', onRequest);
+  server.on(
+    'request',
+    nodeListener(handler, (error) => console.error(error)),
+  );
+  return {
+    service,
+    upstream,
+    server,
+    origin,
+    handler,
+    async close() {
+      await handler.close();
+      server.closeAllConnections();
+      server.close();
+      await upstream.close();
+      await service.close();
+    },
+  };
+}
