@@ -75,13 +75,7 @@ export function interactionRoutes(
     const { uid, prompt, params, session } = details;
     const client = await provider.Client.find(String(params.client_id));
     if (client === undefined) return sendError(res, 400, 'Unknown client', undefined);
-    const wanted: Consent = {
-      clientId: client.clientId,
-      redirectUri: String(params.redirect_uri),
-      scopes: String(params.scope ?? '')
-        .split(' ')
-        .filter((scope) => scope !== ''),
-    };
+    const wanted = consentOf(client.clientId, params);
     const accountId = session?.accountId;
     if (prompt.name === 'consent' && accountId !== undefined) {
       const remembered = (await consents.find(consentKey(accountId, wanted.clientId))) as
@@ -135,13 +129,7 @@ export function interactionRoutes(
         { mergeWithLastSubmission: false },
       );
     }
-    const approved: Consent = {
-      clientId: String(params.client_id),
-      redirectUri: String(params.redirect_uri),
-      scopes: String(params.scope ?? '')
-        .split(' ')
-        .filter((scope) => scope !== ''),
-    };
+    const approved = consentOf(String(params.client_id), params);
     const accountId = session?.accountId;
     if (prompt.name === 'consent' && accountId !== undefined) {
       await remember(consents, accountId, approved);
@@ -309,4 +297,15 @@ function sameSecret(expected: string, given: string): boolean {
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The consent an authorization asks of a person: its client, redirect URI and scopes. */
+function consentOf(clientId: string, params: Record<string, unknown>): Consent {
+  return {
+    clientId,
+    redirectUri: String(params.redirect_uri),
+    scopes: String(params.scope ?? '')
+      .split(' ')
+      .filter((scope) => scope !== ''),
+  };
 }
