@@ -258,6 +258,23 @@ type AuthMethod =
   | 'client_assertion';
 
 /**
+ * What is wrong with how a token provider's settings name its token endpoint (both `issuer` and
+ * `tokenUrl`, or neither), or `undefined`; shared by every provider on this engine.
+ */
+export function endpointProblem(
+  settings: { readonly issuer?: unknown; readonly tokenUrl?: unknown },
+  label: (name: string) => string,
+): string | undefined {
+  if (settings.issuer !== undefined && settings.tokenUrl !== undefined) {
+    return `${label('issuer')} and ${label('tokenUrl')} are both given: give the issuer (its metadata names the token endpoint) or the tokenUrl, not both`;
+  }
+  if (settings.issuer === undefined && settings.tokenUrl === undefined) {
+    return 'tokenUrl: required; pass the tokenUrl option or set AGENTCHAT_TOKEN_URL, or give issuer (or AGENTCHAT_ISSUER) to find the token endpoint by discovery';
+  }
+  return undefined;
+}
+
+/**
  * The checks across options, with a way out for each: who asks, where tokens come from, and one
  * credential that fits the method. `label` names an option as given (with the variable it was
  * read from). Answers the problems, empty when there are none.
@@ -267,15 +284,8 @@ function conflicts(settings: Settings, label: (name: string) => string): string[
   if (settings.clientId === undefined) {
     problems.push('clientId: required; pass the clientId option or set AGENTCHAT_CLIENT_ID');
   }
-  if (settings.issuer !== undefined && settings.tokenUrl !== undefined) {
-    problems.push(
-      `${label('issuer')} and ${label('tokenUrl')} are both given: give the issuer (its metadata names the token endpoint) or the tokenUrl, not both`,
-    );
-  } else if (settings.issuer === undefined && settings.tokenUrl === undefined) {
-    problems.push(
-      'tokenUrl: required; pass the tokenUrl option or set AGENTCHAT_TOKEN_URL, or give issuer (or AGENTCHAT_ISSUER) to find the token endpoint by discovery',
-    );
-  }
+  const endpoint = endpointProblem(settings, label);
+  if (endpoint !== undefined) problems.push(endpoint);
   const given = (['clientSecret', 'privateKey', 'clientAssertion'] as const).filter(
     (name) => settings[name] !== undefined,
   );

@@ -13,6 +13,7 @@ import { suppliedAssertion } from './client-assertion.js';
 import {
   defaults,
   type EnvironmentFill,
+  endpointProblem,
   fleetCache,
   isResource,
   isTokenCache,
@@ -208,15 +209,8 @@ function withEnvironment(fill: EnvironmentFill, given: Readonly<Record<string, u
 /** The checks across options, each with its way out. */
 function conflicts(settings: Settings, label: (name: string) => string): string[] {
   const problems: string[] = [];
-  if (settings.issuer !== undefined && settings.tokenUrl !== undefined) {
-    problems.push(
-      `${label('issuer')} and ${label('tokenUrl')} are both given: give the issuer (its metadata names the token endpoint) or the tokenUrl, not both`,
-    );
-  } else if (settings.issuer === undefined && settings.tokenUrl === undefined) {
-    problems.push(
-      'tokenUrl: required; pass the tokenUrl option or set AGENTCHAT_TOKEN_URL, or give issuer (or AGENTCHAT_ISSUER) to find the token endpoint by discovery',
-    );
-  }
+  const endpoint = endpointProblem(settings, label);
+  if (endpoint !== undefined) problems.push(endpoint);
   if (settings.identityToken === undefined) {
     problems.push(
       'identityToken: required; pass a source such as identityTokenFile(path), githubActionsIdentityToken({ audience }) or googleIdentityToken({ audience }), or set AGENTCHAT_IDENTITY_TOKEN_FILE to the file the platform writes the token to',
