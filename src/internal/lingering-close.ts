@@ -14,19 +14,25 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /**
- * How long a refused body is read on after the answer: time for a client to read it. Where
- * node:http has stopped reading (a chunked body given up midway, a body stream nobody pulls),
- * the client's sending stalls instead, and the connection waits this long, idle, before it is
- * closed.
+ * How long the connection is kept after the answer: the time a client has to read it, however
+ * fast it sends and however busy its machine is.
  */
 const LINGER_MS = 1_000;
-/** How much of it at most: a fast client is still cut off after a few MiB, not at its end. */
+/**
+ * How much of a refused body is read and discarded in that time, at most: past it, reading stops,
+ * and a fast client's sending stalls (TCP's flow control) instead of going on to its end.
+ */
 const LINGER_BYTES = 2 * 1024 * 1024;
 
 /**
  * Ends our side of `socket` (the answer is out, and the client is told so by a FIN), discards
- * what the client still sends, and destroys the socket when the client closes its side, after
- * {@link LINGER_BYTES} or after {@link LINGER_MS}, whichever comes first.
+ * what the client still sends, up to {@link LINGER_BYTES}, and destroys the socket when the client
+ * closes its side or after {@link LINGER_MS}.
+ *
+ * Past the bytes, the socket is paused, not destroyed: destroyed with the client's bytes still
+ * arriving, the kernel resets the connection within milliseconds of the answer, and a client not
+ * scheduled in those milliseconds (a loaded machine) meets EPIPE before it reads the 413. Paused,
+ * it has the whole {@link LINGER_MS}; what it can send meanwhile is what the kernels' buffers hold.
  */
 export function closeLingeringly(socket: Socket): void {
   socket.end();
@@ -39,7 +45,7 @@ export function closeLingeringly(socket: Socket): void {
   socket.once('end', close);
   socket.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
-    if (discarded > LINGER_BYTES) close();
+    if (discarded > LINGER_BYTES) socket.pause();
   });
 }
 

@@ -151,10 +151,17 @@ describe('agentchat-mock', { timeout: 120_000 }, () => {
   });
 });
 
+/**
+ * Short, so that the test sees the cut-offs, and still ten times what a loaded machine needs to
+ * serve a whole request: Node's timeout counts from the connection's accepting, and with 300 ms a
+ * mock starved of CPU cut off, 408, the one request that had sent everything.
+ */
+const REQUEST_TIMEOUT_MS = 3_000;
+
 describe('agentchat-mock with --request-timeout', { timeout: 60_000 }, () => {
   let mock: ServerProcess;
   beforeAll(async () => {
-    mock = await startMock('--request-timeout', '300');
+    mock = await startMock('--request-timeout', String(REQUEST_TIMEOUT_MS));
   }, 60_000);
   afterAll(() => mock?.stop());
 

@@ -1,3 +1,23 @@
+/**
+ * The sign-in front under floods, as `agentchat-mcp --http --upstream-issuer` runs (a process of
+ * its own, whose resident memory the kernel reports): registrations past the rate limit are
+ * answered 429, and 20,000 authorizations abandoned at the consent page cost what the bounded
+ * store holds, not one record each.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTRATION_BURST, REGISTRATION_REFILL_MS } from '../../src/mcp/front/engine.js';
+import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { freePort } from '../helpers/free-port.js';
+import { type StartedProcess, startProcess, tsxLoader } from '../helpers/run-process.js';
+import { MiB, memoryOf } from '../helpers/server-process.js';
+import {
+  startUpstreamIdentityProvider,
+  type UpstreamIdentityProvider,
+} from '../helpers/upstream-identity-provider.js';
+
 /** The heap the front keeps after a full collection, in bytes. */
 async function heapOf(process: StartedProcess): Promise<number> {
   const readings = () => [...process.stderr().matchAll(/heap-on-signal: (\d+)/g)];
@@ -7,25 +27,6 @@ async function heapOf(process: StartedProcess): Promise<number> {
     await once(process.child.stderr as NodeJS.ReadableStream, 'data');
   return Number(readings().at(-1)?.[1]);
 }
-
-/**
- * The sign-in front under floods, as `agentchat-mcp --http --upstream-issuer` runs (a process of
- * its own, whose resident memory the kernel reports): registrations past the rate limit are
- * answered 429, and 15,000 authorizations abandoned at the consent page cost what the bounded
- * store holds, not one record each.
- */
-import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { freePort } from '../helpers/free-port.js';
-import { type StartedProcess, startProcess, tsxLoader } from '../helpers/run-process.js';
-import { MiB, memoryOf } from '../helpers/server-process.js';
-import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-} from '../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_floods_c4d2';
 const REDIRECT_URI = 'http://127.0.0.1:1/callback';
@@ -88,7 +89,9 @@ function register(): Promise<Response> {
   });
 }
 
-describe('the sign-in front under floods', { timeout: 240_000 }, () => {
+// The memory flood takes about 20 s on a quiet machine and ten times that beside other floods on a
+// busy one (scripts/under-load.ts): the timeout catches a hang, not slowness.
+describe('the sign-in front under floods', { timeout: 600_000 }, () => {
   // First: the flood below needs one registration, which this one's limit would refuse after.
   let clientId: string;
   beforeAll(async () => {
@@ -148,17 +151,21 @@ describe('the sign-in front under floods', { timeout: 240_000 }, () => {
   });
 
   it('answers a registration flood 429 past its rate limit, with Retry-After', async () => {
-    const statuses: number[] = [];
-    let retryAfter: string | null = null;
-    for (let i = 0; i < 100; i++) {
-      const response = await register();
-      await response.arrayBuffer();
-      statuses.push(response.status);
-      if (response.status === 429) retryAfter ??= response.headers.get('retry-after');
-    }
+    // All at once, as a flood comes. The bucket gives one registration more every
+    // REGISTRATION_REFILL_MS by the clock, so the bound counts the time the flood took: on a busy
+    // machine a flood that takes 7 s may see 22 accepted, and still no more than that.
+    const started = performance.now();
+    const responses = await Promise.all(Array.from({ length: 100 }, () => register()));
+    const elapsed = performance.now() - started;
+    await Promise.all(responses.map((response) => response.arrayBuffer()));
+    const statuses = responses.map((response) => response.status);
     const accepted = statuses.filter((status) => status === 201).length;
-    expect(accepted).toBeLessThanOrEqual(20);
-    expect(statuses.filter((status) => status === 429).length).toBe(100 - accepted);
-    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect(accepted).toBeLessThanOrEqual(
+      REGISTRATION_BURST + Math.floor(elapsed / REGISTRATION_REFILL_MS),
+    );
+    const refused = responses.filter((response) => response.status === 429);
+    expect(refused).toHaveLength(100 - accepted);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((response) => Number(response.headers.get('retry-after')) > 0)).toBe(true);
   });
 });

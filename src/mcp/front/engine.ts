@@ -103,13 +103,13 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
   };
 }
 
-/** A token bucket: `burst` at once, then one per `refillMs`. */
+/** A token bucket: `burst` at once, then one per `refillMs` (by the monotonic clock). */
 function tokenBucket(burst: number, refillMs: number): { take(): boolean } {
   let tokens = burst;
-  let last = Date.now();
+  let last = performance.now();
   return {
     take() {
-      const now = Date.now();
+      const now = performance.now();
       tokens = Math.min(burst, tokens + (now - last) / refillMs);
       last = now;
       if (tokens < 1) return false;
