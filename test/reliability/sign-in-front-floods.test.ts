@@ -1,7 +1,7 @@
 /**
  * The sign-in front under floods, as `agentchat-mcp --http --upstream-issuer` runs (a process of
  * its own, whose resident memory the kernel reports): registrations past the rate limit are
- * answered 429, and 20,000 authorizations abandoned at the consent page cost what the bounded
+ * answered 429, and 25,000 authorizations abandoned at the consent page cost what the bounded
  * store holds, not one record each.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -98,7 +98,7 @@ describe('the sign-in front under floods', { timeout: 600_000 }, () => {
     clientId = ((await (await register()).json()) as { client_id: string }).client_id;
   });
 
-  it('keeps its memory bounded through 20,000 abandoned authorizations', async () => {
+  it('keeps its memory bounded through 25,000 abandoned authorizations', async () => {
     const pid = front.child.pid as number;
     let sent = 0;
     const abandon = async (count: number) => {
@@ -126,14 +126,15 @@ describe('the sign-in front under floods', { timeout: 600_000 }, () => {
       await Promise.all(workers);
     };
     // The heap is read after each 5,000 (a full collection first). The store holds at most 5,000
-    // records a model, so once it is full the next ones replace the oldest instead of adding; the
-    // heap still grows through the second 5,000 (measured: +24 to +31 MiB, then +10 to +16 MiB,
-    // then +0.1 MiB), as the maps' tables and the engine's caches reach their working size, and is
-    // flat from the third on. So the bound is read over the last two rounds of four.
+    // records a model, so once it is full the next ones replace the oldest instead of adding. The
+    // heap still climbs by about 40 MiB in all to its working size, in steps whose timing varies:
+    // measured +32, +8, +0.1, +0.0 MiB on a quiet machine, and +20, +4, +16, +0.1 MiB on a busy
+    // one. So the bound is not read over fixed rounds: what is kept per authorization shows in
+    // every round, a step in one round only.
     await abandon(500);
     const heaps: number[] = [];
     const rss = [(await memoryOf(pid)).rss];
-    for (let round = 0; round < 4; round++) {
+    for (let round = 0; round < 5; round++) {
       heaps.push(await heapOf(front));
       await abandon(5_000);
     }
@@ -143,11 +144,13 @@ describe('the sign-in front under floods', { timeout: 600_000 }, () => {
     console.info(
       `front heap ${((heaps[0] as number) / MiB).toFixed(1)} MiB after 500 abandoned authorizations; then per 5,000: ${growth.map((bytes) => `${bytes >= 0 ? '+' : ''}${(bytes / MiB).toFixed(1)} MiB`).join(', ')}; resident ${((rss[0] as number) / MiB).toFixed(0)} -> ${((rss[1] as number) / MiB).toFixed(0)} MiB`,
     );
-    expect(sent).toBe(20_500);
-    // Flat over the last 10,000: they add nothing the collector cannot take back (a heap reading
-    // moves by about 10 MiB with sockets and buffers in flight; a record kept per authorization,
-    // as an injection bridge once did, added 60 MiB per 5,000).
-    expect((heaps[4] as number) - (heaps[2] as number)).toBeLessThan(12 * MiB);
+    expect(sent).toBe(25_500);
+    // Some 5,000 after the first added nothing the collector could not take back: a record kept
+    // per authorization (an injection bridge once kept one: 60 MiB per 5,000) adds to every round,
+    // and anything over 0.4 KiB each adds more than this.
+    expect(Math.min(...growth.slice(1))).toBeLessThan(2 * MiB);
+    // And the working size is bounded: the store full, and nothing else grown far past it.
+    expect((heaps[5] as number) - (heaps[0] as number)).toBeLessThan(64 * MiB);
   });
 
   it('answers a registration flood 429 past its rate limit, with Retry-After', async () => {
