@@ -132,6 +132,8 @@ export interface PersonChoices {
   readonly decision?: 'Allow' | 'Deny';
   /** The login typed at the upstream. */
   readonly login?: string;
+  /** At the upstream's login page: sign in (the default), or follow its Cancel link. */
+  readonly upstream?: 'sign in' | 'cancel';
 }
 
 /**
@@ -156,6 +158,16 @@ export async function signInAsPerson(
           timeout: choices.stepTimeoutMs ?? 10_000,
         }),
         decision.click(),
+      ]);
+    } else if (
+      choices.upstream === 'cancel' &&
+      (await page.locator('input[name="login"]').count())
+    ) {
+      await Promise.all([
+        page.waitForURL((next) => next.href !== url.href, {
+          timeout: choices.stepTimeoutMs ?? 10_000,
+        }),
+        page.getByRole('link', { name: '[ Cancel ]' }).click(),
       ]);
     } else if (await page.locator('input[name="login"]').count()) {
       await page.fill('input[name="login"]', choices.login ?? 'alice');

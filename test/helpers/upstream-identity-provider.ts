@@ -7,7 +7,8 @@
  *
  * For the hostile round it can lie: `lie` tampers with the ID token of the next token answers
  * (a bad signature, another nonce, another audience, each re-signed with its real key but for
- * the signature), and `delayMs` holds its token endpoint's answers back.
+ * the signature), `delayMs` holds its token endpoint's answers back, and `refuseWith` answers
+ * authorization requests with an OAuth error.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +32,11 @@ export interface UpstreamIdentityProvider {
   lie: UpstreamLie;
   /** Milliseconds each token endpoint answer is held back. */
   delayMs: number;
+  /**
+   * An OAuth error the next authorization requests are answered with at once (redirected back
+   * with their `state` and `iss`, as RFC 6749 and RFC 9207 say); `undefined` serves them.
+   */
+  refuseWith: string | undefined;
   close(): Promise<void>;
 }
 
@@ -96,6 +102,17 @@ export async function startUpstreamIdentityProvider(
       };
       return;
     }
+    if (ctx.path === '/auth' && state.refuseWith !== undefined) {
+      const back = new URL(query.get('redirect_uri') ?? '');
+      back.search = new URLSearchParams({
+        error: state.refuseWith,
+        error_description: `Refused by the test: ${state.refuseWith}`,
+        state: query.get('state') ?? '',
+        iss: issuer,
+      }).toString();
+      ctx.redirect(back.href);
+      return;
+    }
     await next();
     if (ctx.path === '/token') {
       const body = ctx.body as { id_token?: string } | undefined;
@@ -112,6 +129,7 @@ export async function startUpstreamIdentityProvider(
     tokenRequests,
     lie: undefined,
     delayMs: 0,
+    refuseWith: undefined,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Adapter, AdapterConstructor, default as Provider } from 'oidc-provider';
 import { consentPage, errorPage, PAGE_HEADERS } from './consent-page.js';
 import { FRONT_TTL } from './provider.js';
-import type { Upstream, UpstreamChecks } from './upstream.js';
+import type { HostError, Upstream, UpstreamChecks } from './upstream.js';
 
 /** The largest consent form read, in bytes: a token and a button. */
 const MAX_FORM_BYTES = 4_096;
@@ -28,6 +28,8 @@ interface FrontInteraction {
   checks?: UpstreamChecks;
   approved?: Consent;
   accountId?: string;
+  /** The upstream's error the host is to be told of, instead of a person signed in. */
+  hostError?: HostError;
 }
 
 /** A person's approval of a host. */
@@ -159,9 +161,9 @@ export function interactionRoutes(
     if (record.checks === undefined || record.approved === undefined) {
       return sendError(res, 400, 'This sign-in has expired', undefined);
     }
-    let accountId: string;
+    let outcome: Awaited<ReturnType<Upstream['finish']>>;
     try {
-      accountId = await upstream.finish(callbackUrl, record.checks);
+      outcome = await upstream.finish(callbackUrl, record.checks);
     } catch (error) {
       await records.destroy(entry.uid);
       return sendError(
@@ -171,14 +173,31 @@ export function interactionRoutes(
         `${(error as Error).message}. Nothing was issued; try again, or ask your administrator.`,
       );
     }
-    await remember(consents, accountId, record.approved);
-    await save(entry.uid, { accountId });
+    if ('hostError' in outcome) {
+      // Told to the host by oidc-provider, once back under the interaction's cookie path.
+      await save(entry.uid, { hostError: outcome.hostError });
+    } else {
+      await remember(consents, outcome.subject, record.approved);
+      await save(entry.uid, { accountId: outcome.subject });
+    }
     res.writeHead(303, { location: `/interaction/${entry.uid}/signed-in` }).end();
   };
 
   const signedIn: NodeHandler = async (req, res) => {
     const { uid } = await provider.interactionDetails(req, res);
-    const { accountId } = await load(uid);
+    const { accountId, hostError } = await load(uid);
+    if (hostError !== undefined) {
+      await records.destroy(uid);
+      return provider.interactionFinished(
+        req,
+        res,
+        {
+          error: hostError,
+          error_description: `The sign-in at ${upstreamIssuer} ended with ${hostError}.`,
+        },
+        { mergeWithLastSubmission: false },
+      );
+    }
     if (accountId === undefined)
       return sendError(res, 400, 'This sign-in is not finished', undefined);
     await records.destroy(uid);

@@ -34,17 +34,32 @@ export interface UpstreamChecks {
   readonly codeVerifier: string;
 }
 
+/**
+ * The upstream's OAuth errors that the host is told of, as the front's own answer to it: the
+ * person cancelled or was refused (`access_denied`), or the upstream could not serve them now.
+ * Any other error is the front's configuration at the upstream (a scope, a client, a URI), which
+ * the person sees on the front's error page, to take to whoever runs it.
+ */
+const FOR_THE_HOST = ['access_denied', 'temporarily_unavailable', 'server_error'] as const;
+
+/** An upstream OAuth error the host is told of. */
+export type HostError = (typeof FOR_THE_HOST)[number];
+
+/** How a person's sign-in upstream ended: who they are, or an error for the host. */
+export type UpstreamOutcome = { readonly subject: string } | { readonly hostError: HostError };
+
 /** The upstream sign-in: the URL to send a person to, and the subject they come back as. */
 export interface Upstream {
   /** A fresh state, nonce and PKCE verifier, and the authorization URL they go with. */
   start(): Promise<{ url: URL; checks: UpstreamChecks }>;
   /**
    * The subject of the person the callback at `callbackUrl` (the URL the browser came back to)
-   * names, once the code is exchanged and the ID token verified.
+   * names, once the code is exchanged and the ID token verified; or, where the upstream answered
+   * one of the errors a host is told of (its state and issuer checked first), that error.
    *
    * @throws an Error saying why the upstream's answer was refused.
    */
-  finish(callbackUrl: URL, checks: UpstreamChecks): Promise<string>;
+  finish(callbackUrl: URL, checks: UpstreamChecks): Promise<UpstreamOutcome>;
 }
 
 /**
@@ -89,23 +104,42 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
     async finish(callbackUrl, checks) {
       const config = await configured();
-      const tokens = await oidc
-        .authorizationCodeGrant(config, callbackUrl, {
+      let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+      try {
+        tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
           pkceCodeVerifier: checks.codeVerifier,
           expectedNonce: checks.nonce,
           expectedState: checks.state,
           idTokenExpected: true,
-        })
-        .catch((error: unknown) => {
-          throw new Error(refusal(error), { cause: error });
         });
+      } catch (error) {
+        // openid-client raises an error answer only once its state (and issuer) are checked.
+        if (error instanceof oidc.AuthorizationResponseError) {
+          const hostError = FOR_THE_HOST.find((known) => known === error.error);
+          if (hostError !== undefined) return { hostError };
+          throw new Error(answered(error.error, error.error_description), { cause: error });
+        }
+        throw new Error(refusal(error), { cause: error });
+      }
       const subject = tokens.claims()?.sub;
       if (typeof subject !== 'string' || subject === '') {
         throw new Error('the ID token names no subject');
       }
-      return subject;
+      return { subject };
     },
   };
+}
+
+/** The longest error description of the upstream's quoted on the person's error page. */
+const MAX_DESCRIPTION_CHARS = 300;
+
+/** The upstream's error answer, for the person's error page: its code and what it said. */
+function answered(code: string, description: string | undefined): string {
+  const said =
+    description === undefined || description === ''
+      ? ''
+      : `: ${description.length > MAX_DESCRIPTION_CHARS ? `${description.slice(0, MAX_DESCRIPTION_CHARS)}…` : description}`;
+  return `it answered ${code}${said}`;
 }
 
 /**

@@ -2,7 +2,8 @@
  * The sign-in front against an upstream identity provider that lies or stalls: an ID token with a
  * broken signature, another sign-in's nonce, another application's audience, or a token endpoint
  * slower than the front waits. Each time the person gets the front's error page saying what was
- * refused, the host gets no code, and nothing is issued.
+ * refused, the host gets no code, and nothing is issued. And one that answers an OAuth error: told
+ * to the host when the host can act on it, else the front's error page naming it.
  */
 import type { Server } from 'node:http';
 import type { Browser } from 'playwright';
@@ -89,5 +90,53 @@ describe('an upstream that lies or stalls', { timeout: 60_000 }, () => {
     expect(upstream.tokenRequests.length).toBeGreaterThan(tokenRequestsBefore);
     expect(arrivals.slice(arrivalsBefore)).toEqual([]);
     expect(service.service.requests).toEqual([]);
+  });
+});
+
+describe('an upstream that answers an error', { timeout: 60_000 }, () => {
+  /** Signs a person in while the upstream answers `error`; resolves with the page left on. */
+  async function signInRefusedWith(error: string) {
+    upstream.refuseWith = error;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const url = authorizationUrl(
+      origin,
+      (await registerPublicClient(origin, redirect.url)).clientId,
+      redirect.url,
+    );
+    url.searchParams.set('state', `refused-${error}`);
+    const back = await signInAsPerson(page, url, redirect.url).catch((stuck: Error) => stuck);
+    upstream.refuseWith = undefined;
+    return { back, page, context };
+  }
+
+  it('one the host can act on (temporarily_unavailable): told to the host, with its state', async () => {
+    const tokenRequestsBefore = upstream.tokenRequests.length;
+    const { back, context } = await signInRefusedWith('temporarily_unavailable');
+    await context.close();
+    if (back instanceof Error) throw back;
+    expect(back.searchParams.get('error')).toBe('temporarily_unavailable');
+    expect(back.searchParams.get('state')).toBe('refused-temporarily_unavailable');
+    expect(back.searchParams.get('iss')).toBe(origin);
+    expect(back.searchParams.has('code')).toBe(false);
+    expect(upstream.tokenRequests.length).toBe(tokenRequestsBefore);
+  });
+
+  it('one of the front’s set-up (invalid_scope): an error page naming it, nothing for the host', async () => {
+    const arrivalsBefore = arrivals.length;
+    const { back, page, context } = await signInRefusedWith('invalid_scope');
+    try {
+      expect(back).toBeInstanceOf(Error);
+      expect(String(back)).toMatch(/Stuck at .*\/oauth\/callback/);
+      expect(await page.locator('h1').textContent()).toBe(
+        `The sign-in at ${upstream.issuer} was refused`,
+      );
+      expect(await page.locator('#error-description').textContent()).toContain(
+        'it answered invalid_scope: Refused by the test: invalid_scope',
+      );
+    } finally {
+      await context.close();
+    }
+    expect(arrivals.slice(arrivalsBefore)).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * What the sign-in front refuses, with oidc-provider as its engine: a redirect URI the client did
  * not register (an error page, no redirect), PKCE missing or wrong, a code used twice, a refresh
- * token used after rotation (its whole family revoked), a person denying the host, and a consent
- * form posted without its one-time token. Codes come from real sign-ins in Chromium.
+ * token used after rotation (its whole family revoked), a person denying the host or cancelling
+ * at the identity provider (access_denied back to the host), and a consent form posted without
+ * its one-time token. Codes come from real sign-ins in Chromium.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
 import {
   launchChromium,
+  type PersonChoices,
   registerPublicClient,
   signInAsPerson,
   startRedirectTarget,
@@ -213,7 +215,14 @@ describe('the sign-in front refuses', { timeout: 60_000 }, () => {
     expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
-  it('a host the person denies: access_denied back to it, no code', async () => {
+  it.each<[string, PersonChoices, () => string]>([
+    ['a host the person denies', { decision: 'Deny' }, () => 'The person denied the access.'],
+    [
+      'a person who cancels at the identity provider',
+      { upstream: 'cancel' },
+      () => `The sign-in at ${upstream.issuer} ended with access_denied.`,
+    ],
+  ])('%s: access_denied back to the host, no code', async (_name, choices, description) => {
     const clientId = await register();
     const context = await browser.newContext();
     try {
@@ -221,9 +230,11 @@ describe('the sign-in front refuses', { timeout: 60_000 }, () => {
         await context.newPage(),
         authorizeUrl(clientId, { code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
         redirect.url,
-        { decision: 'Deny' },
+        choices,
       );
       expect(back.searchParams.get('error')).toBe('access_denied');
+      expect(back.searchParams.get('error_description')).toBe(description());
+      expect(back.searchParams.get('state')).toBe('state-1');
       expect(back.searchParams.has('code')).toBe(false);
       expect(back.searchParams.get('iss')).toBe(origin);
     } finally {
