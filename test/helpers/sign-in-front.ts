@@ -5,10 +5,12 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright';
 import { Client } from '../../src/index.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/index.js';
 import { nodeListener } from '../../src/mcp/node-listener.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { launchChromium, startRedirectTarget } from './sign-in-host.js';
 import {
   startUpstreamIdentityProvider,
   type UpstreamIdentityProvider,
@@ -28,7 +30,8 @@ export interface SignInFront {
 
 /**
  * Starts a front whose tools reach the service with `serverKey`. `onRequest` sees each request
- * the front receives, before the front answers it.
+ * the front receives, before the front answers it; `handlerOptions` are added to the handler's
+ * (`fetchOptions`, for one).
  *
  * @example
  * ```ts
@@ -38,6 +41,7 @@ export interface SignInFront {
 export async function startSignInFront(
   serverKey: string,
   onRequest?: (req: IncomingMessage) => void,
+  handlerOptions: Partial<Parameters<typeof createMcpHttpHandler>[0]> = {},
 ): Promise<SignInFront> {
   const service = await startMockServer({ apiKeys: [serverKey] });
   const server = createServer();
@@ -50,6 +54,7 @@ export async function startSignInFront(
     upstreamIssuer: upstream.issuer,
     upstreamClientId: upstream.clientId,
     upstreamClientSecret: upstream.clientSecret,
+    ...handlerOptions,
   });
   if (onRequest) server.on('request', onRequest);
   server.on(
@@ -68,6 +73,45 @@ export async function startSignInFront(
       server.close();
       await upstream.close();
       await service.close();
+    },
+  };
+}
+
+/** What a sign-in test drives: a front, the host's redirect URI, and Chromium for the person. */
+export interface SignInScene {
+  readonly front: SignInFront;
+  readonly redirect: { url: string; server: Server };
+  readonly browser: Browser;
+  /** Closes the browser, the redirect URI's server and the front. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a front (as {@link startSignInFront} does, with `handlerOptions`), a redirect URI for
+ * the host and Chromium.
+ *
+ * @example
+ * ```ts
+ * const { front, redirect, browser } = await startSignInScene('sk_front_key');
+ * ```
+ */
+export async function startSignInScene(
+  serverKey: string,
+  handlerOptions: Partial<Parameters<typeof createMcpHttpHandler>[0]> = {},
+): Promise<SignInScene> {
+  const [front, redirect, browser] = await Promise.all([
+    startSignInFront(serverKey, undefined, handlerOptions),
+    startRedirectTarget(),
+    launchChromium(),
+  ]);
+  return {
+    front,
+    redirect,
+    browser,
+    async close() {
+      await browser.close();
+      redirect.server.close();
+      await front.close();
     },
   };
 }

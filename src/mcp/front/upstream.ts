@@ -7,6 +7,7 @@
  */
 import type * as Oidc from 'openid-client';
 import type { FetchOptions } from '../../core/fetch-options.js';
+import { deepestCause } from '../../core/server-runtime.js';
 import { isLoopback } from '../../internal/platform.js';
 import { boundedFetch } from '../bounded-fetch.js';
 
@@ -78,7 +79,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     configuration ??= discover(options).catch((error: unknown) => {
       // Not kept: an upstream down at start does not need a restart.
       configuration = undefined;
-      throw error;
+      throw new Error(`${options.issuer} could not be discovered: ${refusal(error)}`, {
+        cause: error,
+      });
     });
     return configuration;
   };
@@ -144,14 +147,12 @@ function answered(code: string, description: string | undefined): string {
 
 /**
  * Why the upstream's answer was refused, for the person's error page: openid-client's message
- * and its cause's (`unexpected ID Token "nonce" claim value`, `JWT signature verification
- * failed`, a timeout), never a token.
+ * and its deepest cause's (`unexpected ID Token "nonce" claim value`, `JWT signature
+ * verification failed`, a timeout, a proxy's 407, a certificate named), never a token.
  */
 function refusal(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  const detail = cause instanceof Error ? cause.message : undefined;
-  return detail && detail !== message ? `${message}: ${detail}` : message;
+  if (!(error instanceof Error)) return String(error);
+  return deepestCause(error) ?? error.message;
 }
 
 async function discover(options: UpstreamOptions): Promise<Oidc.Configuration> {

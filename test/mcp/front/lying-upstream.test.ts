@@ -9,13 +9,15 @@ import type { Server } from 'node:http';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../../src/testing/index.js';
-import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
+import {
+  type SignInFront,
+  type SignInScene,
+  startSignInScene,
+} from '../../helpers/sign-in-front.js';
 import {
   authorizationUrl,
-  launchChromium,
   registerPublicClient,
   signInAsPerson,
-  startRedirectTarget,
 } from '../../helpers/sign-in-host.js';
 import type {
   UpstreamIdentityProvider,
@@ -24,6 +26,7 @@ import type {
 
 const SERVER_KEY = 'sk_front_lies_3b9e';
 
+let scene: SignInScene;
 let front: SignInFront;
 let service: MockServer;
 let upstream: UpstreamIdentityProvider;
@@ -34,17 +37,12 @@ let redirect: { url: string; server: Server };
 const arrivals: string[] = [];
 
 beforeAll(async () => {
-  front = await startSignInFront(SERVER_KEY);
+  scene = await startSignInScene(SERVER_KEY);
+  ({ front, browser, redirect } = scene);
   ({ service, upstream, origin } = front);
-  redirect = await startRedirectTarget();
   redirect.server.on('request', (req) => arrivals.push(req.url ?? ''));
-  browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  redirect?.server.close();
-  await front?.close();
-});
+afterAll(() => scene?.close());
 
 describe('an upstream that lies or stalls', { timeout: 60_000 }, () => {
   it.each<[string, UpstreamLie, number, RegExp]>([

@@ -9,19 +9,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Browser, BrowserContext } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
+import { type SignInScene, startSignInScene } from '../../helpers/sign-in-front.js';
 import {
-  launchChromium,
   type PersonChoices,
   registerPublicClient,
   signInAsPerson,
-  startRedirectTarget,
 } from '../../helpers/sign-in-host.js';
 import type { UpstreamIdentityProvider } from '../../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_refusals_5e0b';
 
-let front: SignInFront;
+let scene: SignInScene;
 let upstream: UpstreamIdentityProvider;
 let origin: string;
 let browser: Browser;
@@ -29,17 +27,14 @@ let person: BrowserContext;
 let redirect: { url: string; server: Server };
 
 beforeAll(async () => {
-  front = await startSignInFront(SERVER_KEY);
-  ({ upstream, origin } = front);
-  redirect = await startRedirectTarget();
-  browser = await launchChromium();
+  scene = await startSignInScene(SERVER_KEY);
+  ({ browser, redirect } = scene);
+  ({ upstream, origin } = scene.front);
   person = await browser.newContext();
 }, 60_000);
 afterAll(async () => {
   await person?.close();
-  await browser?.close();
-  redirect?.server.close();
-  await front?.close();
+  await scene?.close();
 });
 
 /** A fresh PKCE verifier and its S256 challenge. */

@@ -15,19 +15,22 @@ import type { Browser } from 'playwright';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../../src/testing/index.js';
 import { allToolNames, callTool, listedToolNames } from '../../helpers/mcp-client.js';
-import { type SignInFront, startSignInFront } from '../../helpers/sign-in-front.js';
+import {
+  type SignInFront,
+  type SignInScene,
+  startSignInScene,
+} from '../../helpers/sign-in-front.js';
 import {
   authorizationUrl,
   BrowserHost,
-  launchChromium,
   registerPublicClient,
   signInAsPerson,
-  startRedirectTarget,
 } from '../../helpers/sign-in-host.js';
 import type { UpstreamIdentityProvider } from '../../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_own_key_8c21';
 
+let scene: SignInScene;
 let front: SignInFront;
 let service: MockServer;
 let upstream: UpstreamIdentityProvider;
@@ -36,16 +39,11 @@ let browser: Browser;
 let redirect: { url: string; server: Server };
 
 beforeAll(async () => {
-  front = await startSignInFront(SERVER_KEY);
+  scene = await startSignInScene(SERVER_KEY);
+  ({ front, browser, redirect } = scene);
   ({ service, upstream, origin } = front);
-  redirect = await startRedirectTarget();
-  browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  redirect?.server.close();
-  await front?.close();
-});
+afterAll(() => scene?.close());
 beforeEach(() => service.service.reset());
 
 /** Connects `host`, signing the person in through the browser when the front asks. */
