@@ -5,31 +5,20 @@
  * are not the front's to send anywhere. Refused by the proxy, the sign-in stops at an error page
  * that quotes the proxy's 407.
  */
-import type { Server } from 'node:http';
-import type { Browser } from 'playwright';
 import { ProxyAgent } from 'undici7';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  type SignInFront,
-  type SignInScene,
-  startSignInFront,
-  startSignInScene,
-} from '../helpers/sign-in-front.js';
+import { type SignInScene, startSignInFront, startSignInScene } from '../helpers/sign-in-front.js';
 import { authorizationUrl, registerPublicClient, signInAsPerson } from '../helpers/sign-in-host.js';
 import { startTinyproxy, type Tinyproxy } from '../helpers/tinyproxy.js';
 
 let proxy: Tinyproxy;
 let dispatcher: ProxyAgent;
 let scene: SignInScene;
-let front: SignInFront;
-let browser: Browser;
-let redirect: { url: string; server: Server };
 
 beforeAll(async () => {
   proxy = await startTinyproxy();
   dispatcher = new ProxyAgent(proxy.url);
   scene = await startSignInScene('sk_front_proxy_81c3', { fetchOptions: { dispatcher } });
-  ({ front, browser, redirect } = scene);
 }, 60_000);
 afterAll(async () => {
   await scene?.close();
@@ -38,6 +27,7 @@ afterAll(async () => {
 });
 
 it('signs a person in with every request of its own to the identity provider through the proxy', async () => {
+  const { front, browser, redirect } = scene;
   const { origin, upstream } = front;
   const context = await browser.newContext();
   try {
@@ -60,6 +50,7 @@ it('signs a person in with every request of its own to the identity provider thr
 });
 
 it('goes no further when the proxy refuses it (407): an error page naming it, nothing asked upstream', async () => {
+  const { browser, redirect } = scene;
   const anonymous = new ProxyAgent(proxy.anonymousUrl);
   const refused = await startSignInFront('sk_front_proxy_81c3', undefined, {
     fetchOptions: { dispatcher: anonymous },

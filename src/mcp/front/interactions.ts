@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Adapter, AdapterConstructor, default as Provider } from 'oidc-provider';
 import { consentPage, errorPage, PAGE_HEADERS } from './consent-page.js';
 import { FRONT_TTL } from './provider.js';
-import type { HostError, Upstream, UpstreamChecks } from './upstream.js';
+import type { HostError, Upstream, UpstreamChecks, UpstreamOutcome } from './upstream.js';
 
 /** The largest consent form read, in bytes: a token and a button. */
 const MAX_FORM_BYTES = 4_096;
@@ -161,7 +161,7 @@ export function interactionRoutes(
     if (record.checks === undefined || record.approved === undefined) {
       return sendError(res, 400, 'This sign-in has expired', undefined);
     }
-    let outcome: Awaited<ReturnType<Upstream['finish']>>;
+    let outcome: UpstreamOutcome;
     try {
       outcome = await upstream.finish(callbackUrl, record.checks);
     } catch (error) {

@@ -8,6 +8,7 @@
 import type * as Oidc from 'openid-client';
 import type { FetchOptions } from '../../core/fetch-options.js';
 import { deepestCause } from '../../core/server-runtime.js';
+import { cut } from '../../internal/cut.js';
 import { isLoopback } from '../../internal/platform.js';
 import { boundedFetch } from '../bounded-fetch.js';
 
@@ -138,11 +139,9 @@ const MAX_DESCRIPTION_CHARS = 300;
 
 /** The upstream's error answer, for the person's error page: its code and what it said. */
 function answered(code: string, description: string | undefined): string {
-  const said =
-    description === undefined || description === ''
-      ? ''
-      : `: ${description.length > MAX_DESCRIPTION_CHARS ? `${description.slice(0, MAX_DESCRIPTION_CHARS)}…` : description}`;
-  return `it answered ${code}${said}`;
+  return description
+    ? `it answered ${code}: ${cut(description, MAX_DESCRIPTION_CHARS)}`
+    : `it answered ${code}`;
 }
 
 /**
