@@ -95,7 +95,9 @@ export default defineConfig({
           // test/package has its own suite (npm run test:package): it builds and installs the tarball.
           // The type tests (test/**/*.test-d.ts) are not run here: `npm run typecheck` compiles
           // them with the rest of tsconfig.json, where a failed expectTypeOf is a compile error.
-          exclude: ['test/browser/**', 'test/package/**'],
+          // test/soak holds the minutes-long proofs (npm run test:soak), each with a shorter
+          // twin here.
+          exclude: ['test/browser/**', 'test/package/**', 'test/soak/**'],
         },
       },
       {
