@@ -22,6 +22,8 @@ export interface TlsService {
   /** Such as `127.0.0.1:41234`, as a proxy's CONNECT names it. */
   readonly host: string;
   requests(): TlsServiceRequest[];
+  /** How many connections it accepted: one per attempt, even one its TLS handshake ended. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,10 @@ export async function startTlsService(
       );
     },
   );
+  let connections = 0;
+  server.on('connection', () => {
+    connections++;
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
@@ -74,6 +80,7 @@ export async function startTlsService(
     baseUrl: `https://127.0.0.1:${port}/api`,
     host: `127.0.0.1:${port}`,
     requests: () => [...seen],
+    connections: () => connections,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
