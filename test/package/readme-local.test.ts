@@ -65,7 +65,7 @@ describe("README's Run it locally", () => {
     });
     expect(words.filter((word) => !/^[A-Z_]+=/.test(word))).toEqual(['node', 'quickstart.mjs']);
 
-    const args = (setup?.[1] ?? '').split(' ').slice(2);
+    const args = (setup?.[1] ?? '').split(' ').slice(1);
     const mock = await startProcess(
       'npx',
       args.map((arg) => (arg === '4010' ? '0' : arg)),
