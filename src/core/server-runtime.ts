@@ -51,8 +51,12 @@ export interface FailureReading {
   readonly misconfiguration?: string | undefined;
 }
 
-/** Reads a failed fetch's causes, down to four deep (undici nests a proxy's refusal two down). */
-export function readFailure(error: Error): FailureReading {
+/**
+ * Reads a failed fetch's causes, down to four deep (undici nests a proxy's refusal two down); a
+ * custom `fetch` may throw anything, which has none.
+ */
+export function readFailure(error: unknown): FailureReading {
+  if (!(error instanceof Error)) return { detail: undefined, final: false };
   let deepest = error;
   for (let depth = 0; depth < 4 && deepest.cause instanceof Error; depth++) {
     deepest = deepest.cause;
@@ -68,7 +72,7 @@ export function readFailure(error: Error): FailureReading {
 }
 
 /** {@link readFailure}'s wording alone, for a message about a fetch that failed. */
-export function deepestCause(error: Error): string | undefined {
+export function deepestCause(error: unknown): string | undefined {
   return readFailure(error).detail;
 }
 

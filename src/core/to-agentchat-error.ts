@@ -66,14 +66,11 @@ function map(error: unknown, call: Call): AgentChatError {
  * or that the dispatcher comes from an undici the `fetch` cannot drive: a `ConfigurationError`.
  */
 function connectionFailure(call: Call, cause: unknown): AgentChatError {
-  const reading = cause instanceof Error ? readFailure(cause) : undefined;
-  if (reading?.final) call.stopped = true;
-  if (reading?.misconfiguration) {
-    return new ConfigurationError(`${describeCall(call.site)}: ${reading.misconfiguration}`, {
-      cause,
-    });
-  }
-  return new APIConnectionError(call.site, cause, call.attempts);
+  const { final, misconfiguration } = readFailure(cause);
+  if (final) call.stopped = true;
+  return misconfiguration
+    ? new ConfigurationError(`${describeCall(call.site)}: ${misconfiguration}`, { cause })
+    : new APIConnectionError(call.site, cause, call.attempts);
 }
 
 /** The error a call ends with when its `totalTimeout` is up, or would be before the next attempt. */

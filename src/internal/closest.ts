@@ -27,27 +27,28 @@ export function closest(word: string, candidates: readonly string[]): string | u
 
 /**
  * Edit distance with adjacent transpositions (optimal string alignment): the fewest insertions,
- * deletions, substitutions and swaps of two neighbouring letters from `a` to `b`.
+ * deletions, substitutions and swaps of two neighbouring letters from `a` to `b`. `rows[i][j]` is
+ * the distance between the first `i` letters of `a` and the first `j` of `b`.
  */
 function editDistance(a: string, b: string): number {
-  // Rows i - 2, i - 1 and i of the table, by index into b.
-  let beforePrevious: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    const row = [i];
+    const above = rows[i - 1] ?? [];
     for (let j = 1; j <= b.length; j++) {
-      let distance = Math.min(
-        (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        distance = Math.min(distance, (beforePrevious[j - 2] as number) + 1);
-      }
-      current[j] = distance;
+      row[j] =
+        i === 0
+          ? j
+          : Math.min(
+              (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+              (above[j] as number) + 1,
+              (row[j - 1] as number) + 1,
+              a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]
+                ? (rows[i - 2]?.[j - 2] as number) + 1
+                : Number.POSITIVE_INFINITY,
+            );
     }
-    beforePrevious = previous;
-    previous = current;
+    rows[i] = row;
   }
-  return previous[b.length] as number;
+  return rows[a.length]?.[b.length] as number;
 }
