@@ -1,7 +1,7 @@
 /**
  * The service behind TLS with a private CA's certificate, as a company's internal deployment
  * would be: a small HTTPS server answering `GET {baseUrl}/v1/projects/{id}`, optionally requiring a
- * client certificate (mutual TLS), recording what reached it.
+ * client certificate (mutual TLS) or presenting an expired certificate, recording what reached it.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
@@ -30,13 +30,13 @@ export interface TlsService {
 /** Starts the service on a free loopback port with the CA's server certificate. */
 export async function startTlsService(
   ca: PrivateCa,
-  { requireClientCertificate = false } = {},
+  { requireClientCertificate = false, expired = false } = {},
 ): Promise<TlsService> {
   const seen: TlsServiceRequest[] = [];
   const server: Server = createServer(
     {
       key: ca.serverKey,
-      cert: ca.serverCert,
+      cert: expired ? ca.expiredServerCert : ca.serverCert,
       ...(requireClientCertificate && {
         ca: ca.caCert,
         requestCert: true,

@@ -16,18 +16,20 @@ import { startTlsService, type TlsService } from '../helpers/tls-service.js';
 let ca: PrivateCa;
 let service: TlsService;
 let mutual: TlsService;
+let expired: TlsService;
 let proxy: Tinyproxy;
 
 beforeAll(async () => {
   ca = await createPrivateCa();
-  [service, mutual, proxy] = await Promise.all([
+  [service, mutual, expired, proxy] = await Promise.all([
     startTlsService(ca),
     startTlsService(ca, { requireClientCertificate: true }),
+    startTlsService(ca, { expired: true }),
     startTinyproxy(),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([service?.close(), mutual?.close(), proxy?.close()]);
+  await Promise.all([service?.close(), mutual?.close(), expired?.close(), proxy?.close()]);
   await ca?.remove();
 });
 
@@ -85,6 +87,19 @@ describe('a private CA', () => {
     expect(error.message).toContain(guide);
     expect(error.message).toMatch(/ after 1 attempt$/);
     expect(connections).toBe(1);
+  });
+
+  it('out of date, fails at once naming the expiry', async () => {
+    const dispatcher = new PlatformAgent({ connect: { ca: ca.caCert } });
+    const { error, connections } = await refused(expired, () =>
+      clientFor(expired, { fetchOptions: { dispatcher } }).projects.get('p_8'),
+    );
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error.message).toContain('(TLS: CERT_HAS_EXPIRED, ');
+    expect(error.message).toContain(guide);
+    expect(error.message).toMatch(/ after 1 attempt$/);
+    expect(connections).toBe(1);
+    await dispatcher.close();
   });
 
   it('made for another host name, fails at once naming the mismatch', async () => {
