@@ -98,6 +98,18 @@ const subpathEntries = (withStubs: boolean) =>
     ]),
   );
 
+/** The CJS otel entry's `require('./instrumentation.js')`, left to Node: the built file's name. */
+const instrumentationByName: Plugin = {
+  name: 'otel-instrumentation-by-name',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/instrumentation\.js$/ }, ({ importer }) =>
+      importer.endsWith(join('src', 'otel', 'entry.cjs.ts'))
+        ? { path: './instrumentation.cjs', external: true }
+        : undefined,
+    );
+  },
+};
+
 // Leave `@internal` declarations (the transport the resource classes are built with) out of the
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
 const dts = {
@@ -166,13 +178,30 @@ export default defineConfig([
     sourcemap: true,
     treeshake: true,
   },
+  // agentchat/otel in ESM and CJS; its OpenTelemetry peers stay external, and each build loads
+  // the instrumentation only once it has found them (src/otel/peers.ts): an entry per format,
+  // index.ts giving both their types. The ESM build's `import()` splits the instrumentation into
+  // a chunk of its own; the CJS build would hoist the peers' `require` to the top of one file, so
+  // the instrumentation is a file of its own there, which the entry requires by name.
   {
-    // agentchat/otel in ESM and CJS; its OpenTelemetry peers stay external.
-    entry: otelEntry,
-    format: ['esm', 'cjs'],
+    entry: { 'otel/index': 'src/otel/entry.esm.ts' },
+    format: ['esm'],
     target: 'es2022',
     platform: 'node',
     removeNodeProtocol: false,
+    sourcemap: true,
+    treeshake: true,
+  },
+  {
+    entry: {
+      'otel/index': 'src/otel/entry.cjs.ts',
+      'otel/instrumentation': 'src/otel/instrumentation.ts',
+    },
+    format: ['cjs'],
+    target: 'es2022',
+    platform: 'node',
+    removeNodeProtocol: false,
+    esbuildPlugins: [instrumentationByName],
     sourcemap: true,
     treeshake: true,
   },

@@ -11,3 +11,8 @@ import type * as ServerRuntime from './server-runtime.js';
 // them the real module.
 export const userAgent: typeof ServerRuntime.userAgent = (sdk) => sdk;
 export const deepestCause: typeof ServerRuntime.deepestCause = () => undefined;
+// A page's failed fetch is a bare TypeError: nothing to read, and nothing known to be final.
+export const readFailure: typeof ServerRuntime.readFailure = () => ({
+  detail: undefined,
+  final: false,
+});

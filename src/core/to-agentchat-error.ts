@@ -11,9 +11,11 @@ import {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
+  ConfigurationError,
   describeCall,
 } from './errors/index.js';
 import { apiErrorOf, invalidBodyError } from './response.js';
+import { readFailure } from './server-runtime.js';
 
 /** Reads what a call failed with as an SDK error; within an attempt, the same failure gives the same error. */
 export function toAgentChatError(error: unknown, call: Call): AgentChatError {
@@ -43,8 +45,7 @@ function map(error: unknown, call: Call): AgentChatError {
   }
   // What the attempt's fetch threw: the platform's own "fetch failed", "terminated" when the
   // connection dropped while the body was read, or a custom fetch's own error.
-  if (error instanceof AttemptFailure)
-    return new APIConnectionError(site, error.cause, call.attempts);
+  if (error instanceof AttemptFailure) return connectionFailure(call, error.cause);
   // A 2xx body that breaks the schema, or is not JSON at all (JSON.parse's raw SyntaxError).
   if ((error instanceof SchemaValidationError || error instanceof SyntaxError) && answered) {
     const { response, text } = answered;
@@ -57,6 +58,19 @@ function map(error: unknown, call: Call): AgentChatError {
     `${describeCall(site)} failed: ${detail}`,
     isKyError(error) ? undefined : { cause: error },
   );
+}
+
+/**
+ * A fetch that failed: an `APIConnectionError`, retried, unless its causes show that no retry can
+ * mend it (a certificate problem, a proxy refusing its credentials), which ends the call at once,
+ * or that the dispatcher comes from an undici the `fetch` cannot drive: a `ConfigurationError`.
+ */
+function connectionFailure(call: Call, cause: unknown): AgentChatError {
+  const { final, misconfiguration } = readFailure(cause);
+  if (final) call.stopped = true;
+  return misconfiguration
+    ? new ConfigurationError(`${describeCall(call.site)}: ${misconfiguration}`, { cause })
+    : new APIConnectionError(call.site, cause, call.attempts);
 }
 
 /** The error a call ends with when its `totalTimeout` is up, or would be before the next attempt. */

@@ -372,6 +372,8 @@ function judgeFailure(
   // limit) stands, and so does anything not from an attempt (ky's own end of the call's time).
   if (!call || call.stopped) return false;
   const failure = toAgentChatError(error, call);
+  // Read as a failure no retry can mend (a certificate problem, a proxy's refusal), it stands too.
+  if (call.stopped) return false;
   const wait = retryDelay(failure, retry, Math.random, call.deadline);
   // Thrown from ky's retry decision, it ends the call as it is.
   if (wait === 'out-of-time') throw outOfTime(call);

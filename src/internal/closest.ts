@@ -1,18 +1,23 @@
 /**
- * The candidate nearest to `word`, when one is near enough to be what was meant: the same but for
- * case, a few edits away (one for short words, three for long ones), or one containing the other
- * (`retries` for `maxRetries`). For "did you mean ...?".
+ * The candidate nearest to `word`, when one is near enough to be what was meant, for "did you
+ * mean ...?". Every candidate is ranked the same way, by its edit distance to `word` (case aside;
+ * two letters swapped count as one edit): the nearest wins, the first of equals. A candidate is
+ * near enough when it is a few edits away (one for short words, three for long ones), or when one
+ * word contains the other (`retries` for `maxRetries`); containing is no better than its
+ * distance, so `fetchOption` means `fetchOptions`, one edit away, not `fetch`, which it contains.
  */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
+  // One more than the edits allowed.
+  const limit = lower.length <= 4 ? 2 : lower.length <= 7 ? 3 : 4;
   let best: string | undefined;
-  // One more than the edits allowed: a candidate must come closer than this.
-  let bestDistance = lower.length <= 4 ? 2 : lower.length <= 7 ? 3 : 4;
+  let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
     const other = candidate.toLowerCase();
-    const contains = lower.length >= 4 && (other.includes(lower) || lower.includes(other));
-    const distance = contains ? 1 : editDistance(lower, other);
-    if (distance < bestDistance) {
+    const distance = editDistance(lower, other);
+    const near =
+      distance < limit || (lower.length >= 4 && (other.includes(lower) || lower.includes(other)));
+    if (near && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
@@ -20,20 +25,30 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return best;
 }
 
-/** Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`. */
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment): the fewest insertions,
+ * deletions, substitutions and swaps of two neighbouring letters from `a` to `b`. `rows[i][j]` is
+ * the distance between the first `i` letters of `a` and the first `j` of `b`.
+ */
 function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    const row = [i];
+    const above = rows[i - 1] ?? [];
     for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min(
-        substitution,
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-      );
+      row[j] =
+        i === 0
+          ? j
+          : Math.min(
+              (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+              (above[j] as number) + 1,
+              (row[j - 1] as number) + 1,
+              a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]
+                ? (rows[i - 2]?.[j - 2] as number) + 1
+                : Number.POSITIVE_INFINITY,
+            );
     }
-    previous = current;
+    rows[i] = row;
   }
-  return previous[b.length] as number;
+  return rows[a.length]?.[b.length] as number;
 }

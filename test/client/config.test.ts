@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { clientOptionsSchema } from '../../src/core/options.js';
 import {
   AgentChatError,
   APIUserAbortError,
@@ -59,6 +60,10 @@ describe('configuration', () => {
     [{ unknownOption: true }, /unknownOption: is not a known field$/],
     [{ timout: 5_000 }, /timout: is not a known field; did you mean timeout\?/],
     [{ MaxRetries: 1 }, /MaxRetries: is not a known field; did you mean maxRetries\?/],
+    // Each also contains `fetch`, an option name too; the nearer name wins.
+    [{ fetchOption: {} }, /fetchOption: is not a known field; did you mean fetchOptions\?/],
+    [{ fetchoptions: {} }, /fetchoptions: is not a known field; did you mean fetchOptions\?/],
+    [{ fetchOptins: {} }, /fetchOptins: is not a known field; did you mean fetchOptions\?/],
     [{ baseUrl: 'https://host/api/v1' }, /drop the trailing \/v1 \(use "https:\/\/host\/api"\)/],
     [{ baseUrl: 'https://host/v1/' }, /drop the trailing \/v1/],
     [{ middleware: [42] }, /middleware.0: expected a function/],
@@ -181,6 +186,50 @@ describe('configuration', () => {
     await client({ fetch: custom }).projects.create({ name: 'P', agentId: 'a' });
     expect(custom).toHaveBeenCalledTimes(1);
     expect(mock.requestLog()).toHaveLength(1);
+  });
+});
+
+describe('a misspelt option name', () => {
+  /** Every name the client's options take. */
+  const names = Object.keys(clientOptionsSchema.shape);
+
+  /** The small slips of `name`: a letter dropped, doubled or swapped with the next, the case changed. */
+  function slipsOf(name: string): string[] {
+    const slips = new Set<string>();
+    for (let i = 0; i < name.length; i++) {
+      slips.add(name.slice(0, i) + name.slice(i + 1));
+      slips.add(name.slice(0, i + 1) + name.slice(i));
+      if (i + 1 < name.length)
+        slips.add(name.slice(0, i) + name[i + 1] + name[i] + name.slice(i + 2));
+    }
+    slips.add(name.toLowerCase());
+    slips.add(name.toUpperCase());
+    slips.add((name[0] ?? '').toUpperCase() + name.slice(1));
+    // A slip that spells a name itself (case aside) is no misspelling.
+    const taken = new Set(names.map((known) => known.toLowerCase()));
+    return [...slips].filter((slip) => slip !== name && !taken.has(slip));
+  }
+
+  it('suggests the name it is a slip of, for every option and every small slip', () => {
+    expect(names.length).toBeGreaterThan(10);
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const name of names) {
+      for (const slip of slipsOf(name)) {
+        checked++;
+        let message = '';
+        try {
+          new Client({ apiKey: API_KEY, baseUrl: mock.baseUrl, [slip]: undefined });
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        if (!message.includes(`${slip}: is not a known field; did you mean ${name}?`)) {
+          wrong.push(`${slip} (for ${name}): ${message || 'accepted'}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toBeGreaterThan(400);
   });
 });
 

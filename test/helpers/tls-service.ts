@@ -1,7 +1,7 @@
 /**
  * The service behind TLS with a private CA's certificate, as a company's internal deployment
  * would be: a small HTTPS server answering `GET {baseUrl}/v1/projects/{id}`, optionally requiring a
- * client certificate (mutual TLS), recording what reached it.
+ * client certificate (mutual TLS) or presenting an expired certificate, recording what reached it.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
@@ -22,19 +22,21 @@ export interface TlsService {
   /** Such as `127.0.0.1:41234`, as a proxy's CONNECT names it. */
   readonly host: string;
   requests(): TlsServiceRequest[];
+  /** How many connections it accepted: one per attempt, even one its TLS handshake ended. */
+  connections(): number;
   close(): Promise<void>;
 }
 
 /** Starts the service on a free loopback port with the CA's server certificate. */
 export async function startTlsService(
   ca: PrivateCa,
-  { requireClientCertificate = false } = {},
+  { requireClientCertificate = false, expired = false } = {},
 ): Promise<TlsService> {
   const seen: TlsServiceRequest[] = [];
   const server: Server = createServer(
     {
       key: ca.serverKey,
-      cert: ca.serverCert,
+      cert: expired ? ca.expiredServerCert : ca.serverCert,
       ...(requireClientCertificate && {
         ca: ca.caCert,
         requestCert: true,
@@ -66,6 +68,10 @@ export async function startTlsService(
       );
     },
   );
+  let connections = 0;
+  server.on('connection', () => {
+    connections++;
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
@@ -74,6 +80,7 @@ export async function startTlsService(
     baseUrl: `https://127.0.0.1:${port}/api`,
     host: `127.0.0.1:${port}`,
     requests: () => [...seen],
+    connections: () => connections,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

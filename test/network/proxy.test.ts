@@ -3,13 +3,20 @@
  * loopback port, the mock service over HTTP behind it, and a real authorization server
  * (oidc-provider) for the token endpoint and issuer discovery. Each path a user may take: undici's
  * own `fetch` with a `ProxyAgent` of the same undici, the platform's `fetch` given a dispatcher of
- * a compatible undici (7 on Node 22), and `EnvHttpProxyAgent` with `NO_PROXY`. Node's own
- * `NODE_USE_ENV_PROXY` is in environment.test.ts.
+ * a compatible undici (7 on Node 22), and `EnvHttpProxyAgent` with `NO_PROXY`; and what no retry
+ * can mend, met once: the proxy refusing its credentials, a dispatcher of an undici the platform's
+ * fetch cannot drive (undici 8 on Node 22). Node's own `NODE_USE_ENV_PROXY` is in
+ * environment.test.ts; the same failures on every Node.js line in test/package/networks.test.ts.
  */
 import { EnvHttpProxyAgent, ProxyAgent, fetch as undiciFetch } from 'undici';
 import { ProxyAgent as PlatformProxyAgent } from 'undici7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIConnectionError, Client, clientCredentials } from '../../src/index.js';
+import {
+  APIConnectionError,
+  Client,
+  ConfigurationError,
+  clientCredentials,
+} from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import {
   type AuthorizationServer,
@@ -38,6 +45,9 @@ const forwardedTo = (origin: string, from: number) =>
     .requests()
     .slice(from)
     .filter((request) => request.includes(new URL(origin).host));
+
+/** The proxy's URL with a password it refuses. */
+const wrongCredentials = () => proxy.url.replace(':proxy-pass@', ':not-the-password@');
 
 /** Creates a project and reads it back: two calls, a POST and a GET. */
 async function roundTrip(client: Client): Promise<string> {
@@ -94,19 +104,61 @@ describe("the platform's fetch", () => {
     await dispatcher.close();
   });
 
-  it('fails with APIConnectionError, nothing delivered, when the proxy refuses (407)', async () => {
-    const logged = mock.service.requestLog().length;
-    const dispatcher = new PlatformProxyAgent(proxy.anonymousUrl);
+  it.each([
+    { refusal: 'no credentials (407)', url: () => proxy.anonymousUrl, status: 407 },
+    { refusal: 'wrong credentials (401 to CONNECT)', url: () => wrongCredentials(), status: 401 },
+  ])(
+    'fails at once when the proxy refuses $refusal, naming it, nothing delivered',
+    async ({ url, status }) => {
+      const from = proxy.requests().length;
+      const logged = mock.service.requestLog().length;
+      const dispatcher = new PlatformProxyAgent(url());
+      const client = new Client({
+        apiKey: 'sk_proxy',
+        baseUrl: mock.baseUrl,
+        fetchOptions: { dispatcher },
+      });
+      const error = await client.projects.get('proj_1').catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect((error as Error).message).toContain(
+        `(the proxy refused its credentials (${status}): put the proxy's user and password in its URL; ` +
+          'for a proxy, a private CA or a client certificate see https://github.com/agentchat/agentchat-js/blob/main/docs/networks.md) after 1 attempt',
+      );
+      // One attempt, counted at the proxy; none reached the service.
+      await expect.poll(() => forwardedTo(mock.url, from)).toHaveLength(1);
+      expect(proxy.requests().slice(from)).toHaveLength(1);
+      expect(mock.service.requestLog()).toHaveLength(logged);
+      await dispatcher.close();
+    },
+  );
+
+  it('refuses a dispatcher of an undici it cannot drive: ConfigurationError, one attempt, nothing sent', async () => {
+    const from = proxy.requests().length;
+    const dispatcher = new ProxyAgent(proxy.url);
+    let attempts = 0;
     const client = new Client({
       apiKey: 'sk_proxy',
       baseUrl: mock.baseUrl,
-      maxRetries: 0,
       fetchOptions: { dispatcher },
+      middleware: [
+        (request, next) => {
+          attempts++;
+          return next(request);
+        },
+      ],
     });
     const error = await client.projects.get('proj_1').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect((error as Error).message).toMatch(/Proxy response \(407\)/);
-    expect(mock.service.requestLog()).toHaveLength(logged);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    const undici = process.versions.undici ?? '';
+    const fitting = Math.max(Number(undici.split('.')[0]), 7);
+    expect((error as Error).message).toBe(
+      'GET /v1/projects/proj_1: fetchOptions.dispatcher comes from an undici this fetch cannot drive ' +
+        `(invalid onRequestStart method). Node.js ${process.versions.node} (its fetch is undici ${undici}) ` +
+        `takes undici ${fitting}'s: npm install undici@${fitting}, or pass that undici's own fetch as ` +
+        'the fetch option; see https://github.com/agentchat/agentchat-js/blob/main/docs/networks.md',
+    );
+    expect(attempts).toBe(1);
+    expect(proxy.requests().slice(from)).toEqual([]);
     await dispatcher.close();
   });
 });

@@ -63,7 +63,7 @@ it('goes no further when the proxy refuses it (407): an error page naming it, no
       signInAsPerson(page, authorizationUrl(refused.origin, clientId, redirect.url), redirect.url),
     ).rejects.toThrow(/Stuck at/);
     expect(await page.locator('#error-description').textContent()).toMatch(
-      /could not be discovered: fetch failed: .*407/,
+      /could not be discovered: the proxy refused its credentials \(407\)/,
     );
     expect(refused.upstream.authorizationRequests).toEqual([]);
     expect(refused.upstream.tokenRequests).toEqual([]);

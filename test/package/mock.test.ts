@@ -125,7 +125,7 @@ describe('npx agentchat-mock', () => {
 });
 
 describe('npx agentchat-mock in a project without msw', () => {
-  it('prints one line naming the package to install and exits 1', async () => {
+  it('answers --help and --version, and otherwise prints one line naming the package to install and exits 1', async () => {
     const project = await mkdtemp(join(tmpdir(), 'agentchat-no-msw-'));
     try {
       await writeFile(join(project, 'package.json'), '{"name":"no-msw","private":true}\n');
@@ -135,6 +135,14 @@ describe('npx agentchat-mock in a project without msw', () => {
         { cwd: project },
       );
       expect(install.code, install.stderr).toBe(0);
+
+      const help = await runProcess('npx', ['agentchat-mock', '--help'], { cwd: project });
+      expect(help).toMatchObject({ code: 0, stderr: '' });
+      expect(help.stdout).toMatch(/^Usage: agentchat-mock \[options\]\n/);
+      expect(help.stdout).toContain('(default 30000)');
+      const version = await runProcess('npx', ['agentchat-mock', '--version'], { cwd: project });
+      expect(version).toMatchObject({ code: 0, stderr: '' });
+      expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
 
       const run = await runProcess('npx', ['agentchat-mock', '--port', '0'], { cwd: project });
 

@@ -3,8 +3,10 @@
  * differs between them: Node's own `NODE_USE_ENV_PROXY=1` (22.21+ and every 24 and 26 release send
  * every request, OAuth's included, through the proxy the variables name; 22.12 ignores them), a
  * dispatcher of the undici major each Node.js accepts (7 on 22 and 24, 8 on 26), a private CA by
- * `NODE_EXTRA_CA_CERTS`, and Bun and Deno, which read the proxy variables themselves. Real
- * tinyproxy, a CA made by openssl, a real authorization server.
+ * `NODE_EXTRA_CA_CERTS`, and Bun and Deno, which read the proxy variables themselves; and what no
+ * retry can mend, met once on each: a certificate problem, the proxy refusing its credentials, a
+ * dispatcher of undici 8 where the fetch is built on 6 or 7. Real tinyproxy, a CA made by
+ * openssl, a real authorization server.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -48,7 +50,7 @@ async function runNetwork(
   bin: string,
   env: Record<string, string>,
   flags: readonly string[] = [],
-): Promise<{ outcome: string; name?: string; message?: string }> {
+): Promise<{ outcome: string; name?: string; message?: string; attempts?: number }> {
   const { stdout } = await run(bin, [...flags, 'network.mjs'], {
     cwd: consumerPath(),
     timeout: 90_000,
@@ -81,11 +83,22 @@ function readsEnvProxy(version: string): boolean {
   return major >= 24 || (major === 22 && minor >= 21);
 }
 
+/** An undici of the repo's: `undici` is 8, `undici7` 7. */
+const undiciEntry = (name: 'undici' | 'undici7') =>
+  pathToFileURL(join(repo, 'node_modules', name, 'index.js')).href;
+
 /** The undici whose dispatcher each Node.js major's fetch accepts. */
 const undiciFor = (version: string) =>
-  pathToFileURL(
-    join(repo, 'node_modules', version.startsWith('26.') ? 'undici' : 'undici7', 'index.js'),
-  ).href;
+  undiciEntry(version.startsWith('26.') ? 'undici' : 'undici7');
+
+/**
+ * Node.js releases whose fetch cannot drive undici 8's dispatchers (built on undici 6 or 7) and
+ * that can load undici 8 at all (22.12 lacks the zstd it needs, and fails at its import).
+ */
+const drivesOnlyOlderUndici = (version: string) =>
+  !version.startsWith('26.') && version !== '22.12.0';
+
+const guide = 'https://github.com/agentchat/agentchat-js/blob/main/docs/networks.md';
 
 describe.each(node)('Node $version', ({ version, bin }) => {
   it(`${readsEnvProxy(version) ? 'sends' : 'does not send'} every request through the proxy with NODE_USE_ENV_PROXY=1`, async () => {
@@ -125,11 +138,65 @@ describe.each(node)('Node $version', ({ version, bin }) => {
       outcome: 'answered',
       name: 'Behind TLS',
     });
+    const before = tls.connections();
     const refused = await runNetwork(bin, env);
     expect(refused.outcome).toBe('APIConnectionError');
-    expect(refused.message).toMatch(/\(TLS: UNABLE_TO_VERIFY_LEAF_SIGNATURE, .*networks\.md\)/);
+    expect(refused.message).toMatch(
+      /\(TLS: UNABLE_TO_VERIFY_LEAF_SIGNATURE, .*networks\.md\) after 1 attempt$/,
+    );
+    // No retry can mend it: one attempt, one connection at the server.
+    expect(tls.connections() - before).toBe(1);
   });
+
+  it.each([
+    { refusal: 'no credentials (407)', url: () => proxy.anonymousUrl, status: 407 },
+    {
+      refusal: 'wrong credentials (401 to CONNECT)',
+      url: () => proxy.url.replace(':proxy-pass@', ':wrong@'),
+      status: 401,
+    },
+  ])(
+    'names a proxy refusing $refusal, after one attempt counted at the proxy',
+    async ({ url, status }) => {
+      const from = proxy.requests().length;
+      const refused = await runNetwork(bin, {
+        AGENTCHAT_BASE_URL: mock.server.baseUrl,
+        AGENTCHAT_API_KEY: 'sk_network',
+        UNDICI_ENTRY: undiciFor(version),
+        PROXY_URL: url(),
+        PROXY_TUNNEL: '1',
+      });
+      expect(refused.outcome).toBe('APIConnectionError');
+      expect(refused.message).toContain(`(the proxy refused its credentials (${status}): `);
+      expect(refused.message).toContain(`${guide}) after 1 attempt`);
+      await expect.poll(() => through(hostOf(mock.server.url), from)).toHaveLength(1);
+      expect(proxy.requests().slice(from)).toHaveLength(1);
+    },
+  );
 });
+
+describe.each(node.filter(({ version }) => drivesOnlyOlderUndici(version)))(
+  'Node $version, given a dispatcher of undici 8',
+  ({ version, bin }) => {
+    it('ends the first request with a ConfigurationError naming undici 7, nothing sent', async () => {
+      const from = proxy.requests().length;
+      const refused = await runNetwork(bin, {
+        AGENTCHAT_BASE_URL: mock.server.baseUrl,
+        AGENTCHAT_API_KEY: 'sk_network',
+        UNDICI_ENTRY: undiciEntry('undici'),
+        PROXY_URL: proxy.url,
+        COUNT_ATTEMPTS: '1',
+      });
+      expect(refused).toMatchObject({ outcome: 'ConfigurationError', attempts: 1 });
+      expect(refused.message).toContain(
+        `fetchOptions.dispatcher comes from an undici this fetch cannot drive (invalid onRequestStart method). Node.js ${version} (its fetch is undici `,
+      );
+      expect(refused.message).toContain(`npm install undici@7`);
+      expect(refused.message).toContain(guide);
+      expect(proxy.requests().slice(from)).toEqual([]);
+    });
+  },
+);
 
 describe.each([
   { name: `Bun ${bun.version}`, bin: bun.bin, flags: [] },

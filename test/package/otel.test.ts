@@ -87,3 +87,47 @@ describe.each(Object.keys(LINES) as (keyof typeof LINES)[])('OpenTelemetry JS, %
     expect(received?.headers.traceparent).toBe(`00-${attempt?.traceId}-${attempt?.spanId}-01`);
   }, 240_000);
 });
+
+describe('agentchat/otel in a project without its peers', () => {
+  /** A project with the tarball alone, and each of its optional peers left out. */
+  async function projectWithoutPeers(): Promise<string> {
+    const folder = await mkdtemp(join(tmpdir(), 'agentchat-otel-no-peers-'));
+    folders.push(folder);
+    await writeFile(join(folder, 'package.json'), '{ "private": true }\n');
+    await run(
+      'npm',
+      ['install', inject('tarball'), '--prefer-offline', '--no-audit', '--no-fund'],
+      {
+        cwd: folder,
+        env: { ...process.env, PATH },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    return folder;
+  }
+
+  const named =
+    'agentchat/otel needs @opentelemetry/api, an optional peer dependency of agentchat: ' +
+    'npm install @opentelemetry/api @opentelemetry/instrumentation';
+
+  it('names the package to install, imported or required', async () => {
+    const folder = await projectWithoutPeers();
+    const load = (args: string[]) =>
+      run('node', args, { cwd: folder, env: { PATH, HOME: process.env.HOME } }).then(({ stdout }) =>
+        stdout.trim(),
+      );
+    const esm = await load([
+      '--input-type=module',
+      '-e',
+      "await import('agentchat/otel').then(() => console.log('loaded'), (error) => console.log(error.message))",
+    ]);
+    const cjs = await load([
+      '-e',
+      "try { require('agentchat/otel'); console.log('loaded') } catch (error) { console.log(error.message) }",
+    ]);
+    expect(esm).toBe(named);
+    expect(cjs).toBe(named);
+    // The client itself needs none of them.
+    expect(await load(['-e', "console.log(typeof require('agentchat').Client)"])).toBe('function');
+  }, 240_000);
+});

@@ -2,9 +2,14 @@
  * The tarball every packaging test installs is packed as anyone packs it, from a fresh clone with
  * no build made before (test/helpers/pack.ts): `npm pack` alone must give a package with its code.
  * A maintainer publishing by hand, or a user packing a branch to try it, gets exactly this. The
- * consumer project that installed it imports it both ways and runs both bins from it.
+ * consumer project that installed it imports it both ways and runs both bins from it. Its manifest
+ * keeps none of the repository's install-time scripts (`prepare` speaks to contributors), which
+ * npm 11 would list at every install of the package.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
 import { consumerPath } from '../helpers/package-consumer.js';
 import { runProcess, startProcess } from '../helpers/run-process.js';
 
@@ -57,5 +62,41 @@ describe('npm pack from a fresh clone, without a prior build', () => {
 
     expect(response.status).toBe(201);
     expect(await exited).toEqual([0, null]);
+  });
+});
+
+describe('the published manifest', () => {
+  it('has no install-time script: the repository keeps its own', async () => {
+    const shipped = JSON.parse(
+      await readFile(consumerPath('node_modules/agentchat/package.json'), 'utf8'),
+    ) as { scripts?: Record<string, string> };
+    const repository = JSON.parse(
+      await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    for (const name of ['preinstall', 'install', 'postinstall', 'prepare']) {
+      expect(shipped.scripts?.[name], name).toBeUndefined();
+    }
+    // The contributors' notice is still run by an install of the repository.
+    expect(repository.scripts.prepare).toBe('node scripts/engine-notice.mjs');
+  });
+
+  it('installs with npm 11 without a word about its scripts', async () => {
+    const npmVersion = await runProcess('npm', ['--version']);
+    expect(npmVersion.stdout).toMatch(/^11\./);
+    const project = await mkdtemp(join(tmpdir(), 'agentchat-install-scripts-'));
+    try {
+      await writeFile(join(project, 'package.json'), '{ "name": "fresh-app", "private": true }\n');
+      const install = await runProcess(
+        'npm',
+        ['install', inject('tarball'), '--prefer-offline', '--no-audit', '--no-fund'],
+        { cwd: project },
+      );
+      expect(install.code, install.stderr).toBe(0);
+      const output = install.stdout + install.stderr;
+      expect(output).not.toMatch(/install-scripts|allowScripts/);
+      expect(output).not.toContain('engine-notice');
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 });

@@ -5,17 +5,14 @@ import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { describeParseArgsError, isParseArgsError } from '../../internal/command-line.js';
 import { fromAlias } from '../../internal/deprecated.js';
+import { isMissingPackage } from '../../internal/missing-package.js';
 import { VERSION } from '../../version.js';
 import type { MockAgent } from '../agent.js';
 import { assertKnownOptions, SERVICE_DEFAULTS } from '../options.js';
 import type { OAuthClient } from '../store/oauth-clients.js';
 import { type ProjectSeed, seedProjects } from '../store/seeds.js';
-import {
-  type MockServer,
-  type MockServerOptions,
-  SERVER_DEFAULTS,
-  startHookedMockServer,
-} from './server.js';
+import type { MockServer, MockServerOptions } from './server.js';
+import { SERVER_DEFAULTS } from './server-defaults.js';
 
 /** Where the command writes: standard output and standard error, one line per call. */
 export interface CliOutput {
@@ -108,9 +105,20 @@ export async function runMockCli(args: readonly string[], output: CliOutput): Pr
     );
   };
 
+  // The server (and msw with it) is loaded only to serve: --help and --version work without msw.
+  let serverModule: typeof import('./server.js');
+  try {
+    serverModule = await import('./server.js');
+  } catch (error) {
+    if (!isMissingPackage(error, 'msw')) throw error;
+    output.err(
+      'agentchat-mock: needs msw, an optional peer dependency of agentchat: npm install --save-dev msw',
+    );
+    return { kind: 'exit', code: 1 };
+  }
   let server: MockServer;
   try {
-    server = await startHookedMockServer(options, { onCorsRefusal });
+    server = await serverModule.startHookedMockServer(options, { onCorsRefusal });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // The service refuses an option value (an origin, a base path) with ConfigurationError: the

@@ -16,6 +16,7 @@ import {
   SERVICE_OPTION_NAMES,
 } from '../options.js';
 import { randomId } from '../store/ids.js';
+import { SERVER_DEFAULTS } from './server-defaults.js';
 
 /**
  * Options of {@link startMockServer}: those of the service, plus where to listen.
@@ -86,13 +87,7 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** Defaults of {@link MockServerOptions} beyond the service's, in one place. */
-export const SERVER_DEFAULTS = {
-  port: 0,
-  host: '127.0.0.1',
-  basePath: '/api',
-  requestTimeoutMs: 30_000,
-} as const;
+export { SERVER_DEFAULTS };
 
 /** Every option of {@link MockServerOptions}: the service's but `baseUrl`, and where to listen. */
 const SERVER_OPTION_NAMES = [

@@ -9,7 +9,12 @@ let fetchOptions;
 if (process.env.UNDICI_ENTRY) {
   const undici = await import(process.env.UNDICI_ENTRY);
   const { ProxyAgent } = undici.default ?? undici;
-  fetchOptions = { dispatcher: new ProxyAgent(process.env.PROXY_URL) };
+  // PROXY_TUNNEL: through a CONNECT tunnel, as for an https service (undici 8 forwards plain
+  // http requests by default, undici 7 tunnels them).
+  const uri = process.env.PROXY_URL;
+  fetchOptions = {
+    dispatcher: new ProxyAgent(process.env.PROXY_TUNNEL ? { uri, proxyTunnel: true } : uri),
+  };
 } else if (process.env.PROXY_URL && globalThis.Bun) {
   fetchOptions = { proxy: process.env.PROXY_URL };
 } else if (process.env.PROXY_URL && globalThis.Deno) {
@@ -17,7 +22,17 @@ if (process.env.UNDICI_ENTRY) {
 }
 const apiKey =
   process.env.AGENTCHAT_CLIENT_ID === undefined ? undefined : clientCredentials({ fetchOptions });
-const client = new Client({ fetchOptions, ...(apiKey && { apiKey }) });
+// COUNT_ATTEMPTS: the outcome says how many attempts the call made, counted by a middleware.
+let attempts = 0;
+const middleware = process.env.COUNT_ATTEMPTS
+  ? [
+      (request, next) => {
+        attempts++;
+        return next(request);
+      },
+    ]
+  : [];
+const client = new Client({ fetchOptions, middleware, ...(apiKey && { apiKey }) });
 let outcome;
 try {
   outcome = { outcome: 'answered', name: (await client.projects.get('proj_network')).name };
@@ -29,6 +44,7 @@ try {
     ...(!reached && { message: error.message }),
   };
 }
+if (process.env.COUNT_ATTEMPTS) outcome.attempts = attempts;
 await fetchOptions?.dispatcher?.close();
 fetchOptions?.client?.close();
 console.log(JSON.stringify(outcome));
