@@ -3,13 +3,21 @@
  * Cloud) traded for an access token, with no secret anywhere. The grant is RFC 7523's jwt-bearer
  * (the identity token is the grant) or RFC 8693's token exchange; everything else (the shared
  * token, refresh ahead of expiry, the 401 replay, the fleet cache, discovery, the hardened token
- * endpoint, OAuthError) is the engine of client credentials.
+ * endpoint, OAuthError) is the engine every token provider shares (token-provider.ts).
  */
 import * as z from 'zod/mini';
 import type { ApiKeyFunction } from '../core/credential.js';
 import { OAuthError } from '../core/errors/index.js';
 import type { FetchOptions } from '../core/fetch-options.js';
 import { suppliedAssertion } from './client-assertion.js';
+import {
+  type IdentityTokenContext,
+  type IdentityTokenSource,
+  identityTokenProblem,
+} from './identity-token.js';
+import { identityTokenFile } from './identity-token-file.js';
+import type { TokenCache } from './token-cache.js';
+import { grantFields, parseTokenUrl, type TokenForm } from './token-endpoint.js';
 import {
   defaults,
   type EnvironmentFill,
@@ -23,15 +31,7 @@ import {
   spaceSeparated,
   tokenRequester,
   tokenTransport,
-} from './client-credentials.js';
-import {
-  type IdentityTokenContext,
-  type IdentityTokenSource,
-  identityTokenProblem,
-} from './identity-token.js';
-import { identityTokenFile } from './identity-token-file.js';
-import type { TokenCache } from './token-cache.js';
-import { grantFields, parseTokenUrl, type TokenForm } from './token-endpoint.js';
+} from './token-provider.js';
 
 /** The grants a workload's identity token can be traded with. */
 const GRANT_TYPES = {
