@@ -12,12 +12,14 @@ import { accessTokenProblem, MAX_TOKEN_RESPONSE_BYTES } from './access-token.js'
 import { JWT_BEARER_ASSERTION } from './client-assertion.js';
 
 /**
- * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored. Made
- * when a provider is, not when the module loads: a bundle that never uses client credentials then
- * drops it, and the zod schema kinds only it needs, entirely.
+ * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored. With
+ * `issuedTokenTypes` (a token exchange), the answer's `issued_token_type` must be one of them (RFC
+ * 8693 section 2.2.1): a refresh, ID or SAML token is never sent as a bearer. Made when a provider
+ * is, not when the module loads: a bundle that never uses client credentials then drops it, and
+ * the zod schema kinds only it needs, entirely.
  */
-function tokenResponseSchema() {
-  return z.looseObject({
+export function tokenResponseSchema(issuedTokenTypes?: readonly string[]) {
+  const schema = z.looseObject({
     // Only a token that can be sent as `Bearer <token>`: the provider turns this field's issue
     // into an OAuthError naming the token endpoint, and never holds such a token.
     access_token: z.custom<string>().check(
@@ -45,15 +47,52 @@ function tokenResponseSchema() {
       ),
     ),
   });
+  if (issuedTokenTypes === undefined) return schema;
+  return schema.check(
+    z.superRefine((answer, context) => {
+      const problem = issuedTokenTypeProblem(answer.issued_token_type, issuedTokenTypes);
+      if (problem) {
+        context.addIssue({
+          code: 'custom',
+          message: problem,
+          input: answer.issued_token_type,
+          path: ['issued_token_type'],
+        });
+      }
+    }),
+  );
 }
 
-type TokenResponse = z.output<ReturnType<typeof tokenResponseSchema>>;
+/** What is wrong with a token exchange's `issued_token_type`, or `undefined` when it is one asked for. */
+function issuedTokenTypeProblem(issued: unknown, asked: readonly string[]): string | undefined {
+  if (typeof issued === 'string' && asked.includes(issued)) return undefined;
+  // The kinds asked for by their last part (access_token, jwt): the message stays short enough
+  // to be shown whole, the received type first.
+  const kinds = asked.map((type) => type.slice(type.lastIndexOf(':') + 1)).join(' or ');
+  const received =
+    issued === undefined
+      ? 'is missing'
+      : typeof issued === 'string'
+        ? `is ${JSON.stringify(issued)}`
+        : 'is not a string';
+  return `${received}, not the ${kinds} asked for (RFC 8693 section 2.2.1); the token was not used`;
+}
+
+/** A token endpoint's answer, once checked by {@link tokenResponseSchema}. */
+export type TokenResponse = z.output<ReturnType<typeof tokenResponseSchema>>;
+
+/** The schema a provider checks its token endpoint's answers with. */
+export type TokenResponseSchema = ReturnType<typeof tokenResponseSchema>;
 
 /** The form of a token request: name and value pairs, since `resource` may repeat. */
 export type TokenForm = readonly (readonly [string, string])[];
 
-/** The token request for one provider: where it goes and the answer's shape. */
-export type TokenEndpoint = Endpoint<TokenForm, TokenResponse>;
+/**
+ * The token request for one provider: where it goes, and an answer that is a JSON object. The
+ * provider checks the answer itself ({@link tokenResponseSchema}), since only it knows which of its
+ * fields are tokens, to be left out of the error an answer it refuses becomes.
+ */
+export type TokenEndpoint = Endpoint<TokenForm, Readonly<Record<string, unknown>>>;
 
 /** What a token request asks for: the grant and its parameters, but not who asks. */
 export interface TokenRequestSettings {
@@ -62,10 +101,13 @@ export interface TokenRequestSettings {
   readonly resource?: string | readonly string[] | undefined;
 }
 
-/** How the client proves who it is to the token endpoint: form fields and a header. */
+/**
+ * How the client proves who it is to the token endpoint: form fields and a header, the same on
+ * every attempt, with the secrets an answer must never quote.
+ */
 export interface ClientAuthentication {
   readonly fields: TokenForm;
-  readonly credential: Credential;
+  readonly credential: Extract<Credential, { readonly fixed: unknown }>;
 }
 
 /**
@@ -81,7 +123,7 @@ export function tokenEndpoint(url: URL): TokenEndpoint {
     path: () => url.href,
     body: (fields) => fields,
     encoding: 'form',
-    output: tokenResponseSchema(),
+    output: z.looseObject({}),
     maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
   };
 }

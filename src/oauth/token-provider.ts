@@ -7,15 +7,19 @@
  * what that grant asks and how it proves who asks.
  */
 import type * as z from 'zod/mini';
+import type { WithResponse } from '../core/api-promise.js';
 import { ClientWait } from '../core/client-wait.js';
 import type { ApiKeyContext, ApiKeyFunction } from '../core/credential.js';
 import {
+  type AgentChatError,
   APIError,
   ConfigurationError,
   OAuthError,
   ResponseValidationError,
+  type ValidationIssue,
 } from '../core/errors/index.js';
 import { type FetchOptions, fetchOptionsProblem } from '../core/fetch-options.js';
+import { scrub } from '../core/redaction.js';
 import { isRetryableStatus, retryDefaults } from '../core/retry-policy.js';
 import { Transport, type TransportConfig } from '../core/transport.js';
 import { validate } from '../core/validation.js';
@@ -35,7 +39,9 @@ import {
   parseTokenUrl,
   type TokenEndpoint,
   type TokenForm,
+  type TokenResponseSchema,
   tokenEndpoint,
+  tokenResponseSchema,
 } from './token-endpoint.js';
 
 /** The defaults of every token provider: `clientCredentials`, `workloadIdentity`. */
@@ -285,6 +291,7 @@ export function tokenRequester(
   proof: RequestProof,
   transport: TransportConfig,
   margin: number,
+  answer: TokenResponseSchema = tokenResponseSchema(),
 ): () => Promise<Token> {
   const { issuer, tokenUrl } = target;
   const discovery =
@@ -335,6 +342,8 @@ export function tokenRequester(
         endpoint,
         [...grant, ...fields],
         margin,
+        answer,
+        credential.fixed.secrets,
       );
     } catch (error) {
       // The metadata may be what led here (an endpoint moved, a server replaced): read it again.
@@ -344,20 +353,28 @@ export function tokenRequester(
   };
 }
 
-/** Requests a token, and reads when to refresh it from its lifetime. */
+/**
+ * Requests a token, checks the answer with `schema`, and reads when to refresh it from its
+ * lifetime.
+ */
 async function requestToken(
   transport: Transport,
   endpoint: TokenEndpoint,
   form: TokenForm,
   margin: number,
+  schema: TokenResponseSchema,
+  secrets: readonly string[],
 ): Promise<Token> {
   const sentAt = Date.now();
-  let answer: { access_token: string; expires_in?: number | undefined };
+  let read: WithResponse<Readonly<Record<string, unknown>>>;
   try {
-    answer = await transport.request(endpoint, form);
+    read = await transport.request(endpoint, form).withResponse();
   } catch (error) {
-    throw refusal(error) ?? unsendable(error) ?? error;
+    throw refusal(error) ?? error;
   }
+  const checked = validate(schema, read.data);
+  if (!checked.ok) throw refusedAnswer(endpoint.path(form), read, checked.issues, secrets);
+  const answer = checked.data;
   // A token without a lifetime serves until the service refuses it (the 401 replay).
   if (answer.expires_in === undefined) {
     return {
@@ -377,21 +394,32 @@ async function requestToken(
 }
 
 /**
- * The OAuthError for an answer whose `access_token` cannot be sent as `Bearer <token>`, or
- * `undefined`. The endpoint is the culprit, not the caller's code: blamed on the apiKey function
- * (as a held token would be, at every call until it expired), it would send the user to the wrong
- * place.
+ * The error for a successful answer the provider will not use, its tokens (and the request's
+ * `secrets`, should it quote one) left out of the body it keeps: an error is logged, reported,
+ * inspected. An `access_token` that cannot be sent as
+ * `Bearer <token>` is an OAuthError: the endpoint is the culprit, not the caller's code, and
+ * blamed on the apiKey function (as a held token would be, at every call until it expired) it
+ * would send the user to the wrong place. Any other mismatch (a `token_type` other than Bearer, a
+ * token exchange's `issued_token_type`) is a ResponseValidationError naming the field.
  */
-function unsendable(error: unknown): OAuthError | undefined {
-  if (!(error instanceof ResponseValidationError)) return undefined;
-  const issue = error.issues.find((each) => each.path === 'access_token');
-  return (
-    issue &&
-    new OAuthError({
-      status: error.status,
-      requestId: error.requestId,
-      unsendableToken: issue.message,
-    })
+function refusedAnswer(
+  url: string,
+  read: WithResponse<Readonly<Record<string, unknown>>>,
+  issues: readonly ValidationIssue[],
+  secrets: readonly string[],
+): AgentChatError {
+  const { response, requestId, data } = read;
+  const unsendableToken = issues.find((each) => each.path === 'access_token')?.message;
+  if (unsendableToken !== undefined) {
+    return new OAuthError({ status: response.status, requestId, unsendableToken });
+  }
+  // Written out and read back, scrubbed as the transport scrubs the bodies of its errors: the
+  // answer parsed as JSON once already, and scrubbing leaves JSON valid.
+  const body: unknown = JSON.parse(scrub(JSON.stringify(data), secrets));
+  return new ResponseValidationError(
+    { method: 'POST', path: url },
+    { status: response.status, requestId, body },
+    issues,
   );
 }
 

@@ -17,7 +17,12 @@ import {
 } from './identity-token.js';
 import { identityTokenFile } from './identity-token-file.js';
 import type { TokenCache } from './token-cache.js';
-import { grantFields, parseTokenUrl, type TokenForm } from './token-endpoint.js';
+import {
+  grantFields,
+  parseTokenUrl,
+  type TokenForm,
+  tokenResponseSchema,
+} from './token-endpoint.js';
 import {
   defaults,
   type EnvironmentFill,
@@ -44,6 +49,12 @@ const GRANT_TYPES = {
 /** RFC 8693 section 3's token types this provider names. */
 const JWT_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:jwt';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+
+/**
+ * The `issued_token_type`s of a token exchange's answer that are the access token asked for: an
+ * access token, or a JWT (which servers issuing JWT access tokens name it).
+ */
+const ISSUED_ACCESS_TOKEN_TYPES: readonly string[] = [ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE];
 
 /** Token types whose tokens are JWTs, checked as such before they are sent. */
 const JWT_TOKEN_TYPES: readonly string[] = [
@@ -308,6 +319,9 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
     }),
     tokenTransport(settings.fetch, fetchOptions),
     margin,
+    // RFC 8693 section 2.2.1: an exchange may answer another kind of token than the one asked
+    // for (a refresh, ID or SAML token), which must never be sent to the service as a bearer.
+    grant === 'token-exchange' ? tokenResponseSchema(ISSUED_ACCESS_TOKEN_TYPES) : undefined,
   );
   return sharedTokenProvider(
     request,
