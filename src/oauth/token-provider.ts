@@ -229,19 +229,22 @@ export function fleetCache(
  * fleet's cache when there is one.
  */
 export function sharedTokenProvider(
-  request: () => Promise<Token>,
+  request: TokenRequest,
   margin: number,
   fleet: FleetCache | undefined,
 ): ApiKeyFunction {
-  // Where a failing cache is reported: the logger of the client that made the latest call.
+  // Where a failing cache is reported, and who the token is asked for: the logger and the
+  // User-Agent of the client that made the latest call.
   let warn: ((message: string) => void) | undefined;
+  let userAgent: string | undefined;
   const shared: SharedToken | undefined =
     fleet && sharedToken(fleet.cache, fleet.identity, margin, () => warn);
+  const ask = () => request(userAgent);
 
   let current: Token | undefined;
   let pending: Promise<Token> | undefined;
   const refresh = (refused?: string): Promise<Token> => {
-    pending ??= (shared ? shared.obtain(request, refused) : request()).then(
+    pending ??= (shared ? shared.obtain(ask, refused) : ask()).then(
       (token) => {
         current = token;
         pending = undefined;
@@ -257,6 +260,7 @@ export function sharedTokenProvider(
 
   return async function clientCredentialsToken(context?: ApiKeyContext): Promise<string> {
     if (context?.warn) warn = context.warn;
+    if (context?.userAgent) userAgent = context.userAgent;
     const refused = context?.rejected;
     // The service refused the token we hold: it is no good, whatever its expiry says. A call that
     // was refused a token already replaced gets the new one.
@@ -273,6 +277,12 @@ export function sharedTokenProvider(
     return token.value === refused ? (await refresh(refused)).value : token.value;
   };
 }
+
+/**
+ * A provider's token request: `userAgent` is the client's (its `appInfo` included), sent to the
+ * token endpoint and discovery in place of the SDK's own; `undefined` keeps the SDK's.
+ */
+export type TokenRequest = (userAgent: string | undefined) => Promise<Token>;
 
 /**
  * What a token request carries beyond the grant, made afresh for each: the client's
@@ -292,10 +302,18 @@ export function tokenRequester(
   transport: TransportConfig,
   margin: number,
   answer: TokenResponseSchema = tokenResponseSchema(),
-): () => Promise<Token> {
+): TokenRequest {
   const { issuer, tokenUrl } = target;
+  // The User-Agent of the latest token request, which discovery sends too.
+  let agent = transport.userAgent;
   const discovery =
-    issuer === undefined ? undefined : cachedDiscovery(issuer, new Transport(transport));
+    issuer === undefined
+      ? undefined
+      : cachedDiscovery(issuer, {
+          // A transport per read, as per token request: discovery reads once per provider.
+          request: (endpoint, input) =>
+            new Transport({ ...transport, userAgent: agent }).request(endpoint, input),
+        });
   const given = tokenUrl && tokenEndpoint(tokenUrl);
   let discovered: { readonly url: string; readonly endpoint: TokenEndpoint } | undefined;
 
@@ -333,12 +351,13 @@ export function tokenRequester(
     return discovered;
   };
 
-  return async () => {
+  return async (userAgent) => {
+    agent = userAgent ?? transport.userAgent;
     try {
       const { endpoint, url } = await endpointOf();
       const { fields, credential } = await proof(url);
       return await requestToken(
-        new Transport({ ...transport, credential }),
+        new Transport({ ...transport, credential, userAgent: agent }),
         endpoint,
         [...grant, ...fields],
         margin,
