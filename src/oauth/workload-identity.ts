@@ -34,6 +34,7 @@ import {
   readOptions,
   sharedTokenProvider,
   spaceSeparated,
+  type TokenRequest,
   tokenRequester,
   tokenTransport,
 } from './token-provider.js';
@@ -70,6 +71,7 @@ const JWT_TOKEN_TYPES: readonly string[] = [
  * ```ts
  * const options: WorkloadIdentityOptions = {
  *   issuer: 'https://auth.example.com',
+ *   clientId: 'reporting', // when the server ties the workload to a registered client
  *   identityToken: identityTokenFile('/var/run/secrets/tokens/agentchat'),
  *   scope: 'projects chat',
  * };
@@ -104,7 +106,9 @@ export interface WorkloadIdentityOptions {
   identityToken?: IdentityTokenSource | undefined;
   /**
    * The client id, sent as `client_id` (a public client), for servers that tie the federation to a
-   * registered client.
+   * registered client. Such a server refuses a request without one (`invalid_client`, or
+   * oidc-provider's `invalid_request: no client authentication mechanism provided`): the
+   * {@link OAuthError} then says to pass this option.
    * @default `AGENTCHAT_CLIENT_ID`, else no client id is sent
    */
   clientId?: string | undefined;
@@ -310,7 +314,7 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
   // A copy: options changed after the provider is made change nothing.
   const fetchOptions = settings.fetchOptions && { ...settings.fetchOptions };
-  const request = tokenRequester(
+  const requester = tokenRequester(
     { issuer: settings.issuer, tokenUrl },
     grantFields(GRANT_TYPES[grant], settings, parameters),
     identityProof(source, { fetch: settings.fetch, fetchOptions }, settings.clientId, {
@@ -323,6 +327,7 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
     // for (a refresh, ID or SAML token), which must never be sent to the service as a bearer.
     grant === 'token-exchange' ? tokenResponseSchema(ISSUED_ACCESS_TOKEN_TYPES) : undefined,
   );
+  const request = settings.clientId === undefined ? withClientIdHint(requester) : requester;
   return sharedTokenProvider(
     request,
     margin,
@@ -360,4 +365,34 @@ function identityProof(
     if (clientId !== undefined) fields.push(['client_id', clientId]);
     return { fields, credential: { fixed: { header: undefined, secrets: [token] } } };
   };
+}
+
+/**
+ * `request`, its refusals for want of a client (`invalid_client`, or an `invalid_request` about
+ * client authentication, as oidc-provider answers `no client authentication mechanism provided`)
+ * pointing to `clientId`: a server that ties the federation to a registered client refuses a
+ * request that names none, and its own words do not say which option is missing.
+ */
+function withClientIdHint(request: TokenRequest): TokenRequest {
+  return async (userAgent) => {
+    try {
+      return await request(userAgent);
+    } catch (error) {
+      throw clientIdHint(error) ?? error;
+    }
+  };
+}
+
+function clientIdHint(error: unknown): OAuthError | undefined {
+  if (!(error instanceof OAuthError)) return undefined;
+  const about = error.error === 'invalid_request' ? error.errorDescription : undefined;
+  if (error.error !== 'invalid_client' && !/\bclient\b/i.test(about ?? '')) return undefined;
+  const reason = [error.error, error.errorDescription].filter(Boolean).join(': ');
+  return new OAuthError({
+    status: error.status,
+    error: error.error,
+    errorDescription: error.errorDescription,
+    requestId: error.requestId,
+    problem: `the token endpoint refused to issue a token (status ${error.status}, ${reason}): it asks which client is calling, and no clientId was given; pass the clientId option (or set AGENTCHAT_CLIENT_ID) to the client id the authorization server registered for this workload`,
+  });
 }
