@@ -21,6 +21,7 @@ import { makeClientKey } from '../helpers/authorization-server.js';
 import { freePort } from '../helpers/free-port.js';
 import {
   freshToken,
+  identityToken,
   issuedToken,
   sentSecrets,
   startTokenServer,
@@ -100,12 +101,6 @@ function serialize(value: unknown): string {
     return field;
   });
   return `${json}\n${inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true })}`;
-}
-
-/** A string shaped as a signed JWT, unique to this run: what a platform hands a workload. */
-function identityToken(): string {
-  const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url');
-  return `${header}.${freshToken('payload')}.${freshToken('signature')}`;
 }
 
 let server: TokenServer;

@@ -13,6 +13,7 @@ import {
 import { VERSION } from '../../src/version.js';
 import {
   freshToken,
+  identityToken,
   issuedToken,
   type RecordedRequest,
   startTokenServer,
@@ -28,11 +29,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 afterEach(() => server.reset());
-
-function identityToken(): string {
-  const header = Buffer.from(JSON.stringify({ alg: 'RS256' })).toString('base64url');
-  return `${header}.${freshToken('payload')}.${freshToken('signature')}`;
-}
 
 const providers: Record<string, (issuer: string) => ApiKeyFunction> = {
   clientCredentials: (issuer) =>

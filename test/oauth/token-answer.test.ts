@@ -12,7 +12,13 @@ import {
   ResponseValidationError,
   workloadIdentity,
 } from '../../src/index.js';
-import { freshToken, issuedToken, startTokenServer, type TokenServer } from './token-server.js';
+import {
+  freshToken,
+  identityToken,
+  issuedToken,
+  startTokenServer,
+  type TokenServer,
+} from './token-server.js';
 
 const TYPE = 'urn:ietf:params:oauth:token-type:';
 
@@ -22,12 +28,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 afterEach(() => server.reset());
-
-/** A shape of a signed JWT, as a platform hands a workload. */
-function identityToken(): string {
-  const header = Buffer.from(JSON.stringify({ alg: 'RS256' })).toString('base64url');
-  return `${header}.${freshToken('payload')}.${freshToken('signature')}`;
-}
 
 function exchangingClient(): Client {
   const subject = identityToken();

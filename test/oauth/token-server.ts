@@ -50,6 +50,15 @@ export function freshToken(prefix: string): string {
   return `${prefix}_${randomBytes(18).toString('base64url')}`;
 }
 
+/**
+ * A string shaped as a signed JWT, unique to the run: what a platform hands a workload, for a
+ * server that does not verify it.
+ */
+export function identityToken(): string {
+  const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url');
+  return `${header}.${freshToken('payload')}.${freshToken('signature')}`;
+}
+
 /** A successful answer holding `token`, `Bearer` and an hour's lifetime, with any `extra` fields. */
 export function issuedToken(token: string, extra: Record<string, unknown> = {}): TokenAnswer {
   return {
