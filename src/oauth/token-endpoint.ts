@@ -12,14 +12,13 @@ import { accessTokenProblem, MAX_TOKEN_RESPONSE_BYTES } from './access-token.js'
 import { JWT_BEARER_ASSERTION } from './client-assertion.js';
 
 /**
- * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored. With
- * `issuedTokenTypes` (a token exchange), the answer's `issued_token_type` must be one of them (RFC
- * 8693 section 2.2.1): a refresh, ID or SAML token is never sent as a bearer. Made when a provider
- * is, not when the module loads: a bundle that never uses client credentials then drops it, and
- * the zod schema kinds only it needs, entirely.
+ * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored (a
+ * grant may check more of them: workload-identity.ts does a token exchange's). Made when a
+ * provider is, not when the module loads: a bundle that never uses client credentials then drops
+ * it, and the zod schema kinds only it needs, entirely.
  */
-export function tokenResponseSchema(issuedTokenTypes?: readonly string[]) {
-  const schema = z.looseObject({
+export function tokenResponseSchema() {
+  return z.looseObject({
     // Only a token that can be sent as `Bearer <token>`: the provider turns this field's issue
     // into an OAuthError naming the token endpoint, and never holds such a token.
     access_token: z.custom<string>().check(
@@ -47,35 +46,6 @@ export function tokenResponseSchema(issuedTokenTypes?: readonly string[]) {
       ),
     ),
   });
-  if (issuedTokenTypes === undefined) return schema;
-  return schema.check(
-    z.superRefine((answer, context) => {
-      const problem = issuedTokenTypeProblem(answer.issued_token_type, issuedTokenTypes);
-      if (problem) {
-        context.addIssue({
-          code: 'custom',
-          message: problem,
-          input: answer.issued_token_type,
-          path: ['issued_token_type'],
-        });
-      }
-    }),
-  );
-}
-
-/** What is wrong with a token exchange's `issued_token_type`, or `undefined` when it is one asked for. */
-function issuedTokenTypeProblem(issued: unknown, asked: readonly string[]): string | undefined {
-  if (typeof issued === 'string' && asked.includes(issued)) return undefined;
-  // The kinds asked for by their last part (access_token, jwt): the message stays short enough
-  // to be shown whole, the received type first.
-  const kinds = asked.map((type) => type.slice(type.lastIndexOf(':') + 1)).join(' or ');
-  const received =
-    issued === undefined
-      ? 'is missing'
-      : typeof issued === 'string'
-        ? `is ${JSON.stringify(issued)}`
-        : 'is not a string';
-  return `${received}, not the ${kinds} asked for (RFC 8693 section 2.2.1); the token was not used`;
 }
 
 /** A token endpoint's answer, once checked by {@link tokenResponseSchema}. */

@@ -21,6 +21,7 @@ import {
   grantFields,
   parseTokenUrl,
   type TokenForm,
+  type TokenResponseSchema,
   tokenResponseSchema,
 } from './token-endpoint.js';
 import {
@@ -325,7 +326,7 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
     margin,
     // RFC 8693 section 2.2.1: an exchange may answer another kind of token than the one asked
     // for (a refresh, ID or SAML token), which must never be sent to the service as a bearer.
-    grant === 'token-exchange' ? tokenResponseSchema(ISSUED_ACCESS_TOKEN_TYPES) : undefined,
+    grant === 'token-exchange' ? exchangeAnswerSchema() : undefined,
   );
   const request = settings.clientId === undefined ? withClientIdHint(requester) : requester;
   return sharedTokenProvider(
@@ -339,6 +340,42 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
       grant === 'token-exchange' ? `${grant} ${subjectTokenType}` : grant,
     ),
   );
+}
+
+/**
+ * A token exchange's answer: a token endpoint's, whose `issued_token_type` must also be the
+ * access token asked for (RFC 8693 section 2.2.1).
+ */
+function exchangeAnswerSchema(): TokenResponseSchema {
+  return tokenResponseSchema().check(
+    z.superRefine((answer, context) => {
+      const issued = answer.issued_token_type;
+      const problem = issuedTokenTypeProblem(issued);
+      if (problem) {
+        context.addIssue({
+          code: 'custom',
+          message: problem,
+          input: issued,
+          path: ['issued_token_type'],
+        });
+      }
+    }),
+  );
+}
+
+/** What is wrong with a token exchange's `issued_token_type`, or `undefined` when it is one asked for. */
+function issuedTokenTypeProblem(issued: unknown): string | undefined {
+  if (typeof issued === 'string' && ISSUED_ACCESS_TOKEN_TYPES.includes(issued)) return undefined;
+  const received =
+    issued === undefined
+      ? 'is missing'
+      : typeof issued === 'string'
+        ? `is ${JSON.stringify(issued)}`
+        : 'is not a string';
+  // The types asked for by their last part (access_token, jwt): the message stays short enough
+  // to be shown whole.
+  const asked = ISSUED_ACCESS_TOKEN_TYPES.map((type) => type.slice(type.lastIndexOf(':') + 1));
+  return `${received}, not the ${asked.join(' or ')} asked for (RFC 8693 section 2.2.1); the token was not used`;
 }
 
 /**
