@@ -415,11 +415,11 @@ async function requestToken(
 /**
  * The error for a successful answer the provider will not use, its tokens (and the request's
  * `secrets`, should it quote one) left out of the body it keeps: an error is logged, reported,
- * inspected. An `access_token` that cannot be sent as
- * `Bearer <token>` is an OAuthError: the endpoint is the culprit, not the caller's code, and
- * blamed on the apiKey function (as a held token would be, at every call until it expired) it
- * would send the user to the wrong place. Any other mismatch (a `token_type` other than Bearer, a
- * token exchange's `issued_token_type`) is a ResponseValidationError naming the field.
+ * inspected. An `access_token` that cannot be sent as `Bearer <token>` is an OAuthError: the
+ * endpoint is the culprit, not the caller's code, and blamed on the apiKey function (as a held
+ * token would be, at every call until it expired) it would send the user to the wrong place. Any
+ * other mismatch (a `token_type` other than Bearer, a token exchange's `issued_token_type`) is a
+ * ResponseValidationError naming the field.
  */
 function refusedAnswer(
   url: string,
