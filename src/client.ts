@@ -237,8 +237,9 @@ export class Client {
         `baseUrl ${cut(this.baseUrl)} is plain http to a host other than this machine: the API key travels in clear text. Use https.`,
       );
     }
+    const agent = userAgent(options.appInfo);
     const transport = new Transport({
-      credential: bearerCredential(apiKey, log),
+      credential: bearerCredential(apiKey, log, agent),
       baseUrl: this.baseUrl,
       maxRetries: this.maxRetries,
       timeout: this.timeout,
@@ -249,7 +250,7 @@ export class Client {
       fetch: options.fetch,
       // A copy, so that a caller's object changed afterwards changes nothing.
       fetchOptions: options.fetchOptions && { ...options.fetchOptions },
-      userAgent: userAgent(options.appInfo),
+      userAgent: agent,
       // The transport writes only info and debug lines: at a quieter level (the default) it gets
       // no log, and builds no line per attempt for nobody.
       log: logsAt(logLevel, 'info') ? log : undefined,

@@ -33,6 +33,12 @@ export interface ApiKeyContext {
    * `logLevel` is below `warn`); absent when logging is off. A failing token cache warns this way.
    */
   readonly warn?: (message: string) => void;
+  /**
+   * The client's `User-Agent` (`agentchat-js/<version>`, then its `appInfo`), for the requests the
+   * function makes on the client's behalf: `clientCredentials()` and `workloadIdentity()` send it
+   * to the token endpoint and discovery. Absent in a browser, which sets its own.
+   */
+  readonly userAgent?: string;
 }
 
 /**
@@ -67,16 +73,25 @@ export type Credential =
 
 /**
  * A credential sending `Authorization: Bearer <key>`, the key given or handed out by a function,
- * which may warn through `log`.
+ * which may warn through `log` and is told the client's `userAgent`.
  */
-export function bearerCredential(apiKey: string | ApiKeyFunction, log?: Log): Credential {
+export function bearerCredential(
+  apiKey: string | ApiKeyFunction,
+  log?: Log,
+  userAgent?: string,
+): Credential {
   if (typeof apiKey === 'string') {
     return { fixed: { header: `Bearer ${apiKey}`, token: apiKey, secrets: [apiKey] } };
   }
-  const warn = log && ((message: string) => log('warn', message));
+  // What the client tells its key function beside each attempt's own context: each field absent
+  // when the client has none (no logger; in a browser, no User-Agent of its own).
+  const told: ApiKeyContext = {
+    ...(log && { warn: (message: string) => log('warn', message) }),
+    ...(userAgent && { userAgent }),
+  };
   return {
     renew: async (context) => {
-      const token = await callApiKey(apiKey, warn ? { ...context, warn } : context);
+      const token = await callApiKey(apiKey, { ...context, ...told });
       return { header: `Bearer ${token}`, token, secrets: [token] };
     },
   };

@@ -51,13 +51,18 @@ export interface CallChannelContext {
   /**
    * The params the method was called with, once checked (`{ projectId, message }` for
    * `chat.send`): the user's own data, which the GenAI conventions record only when asked to.
+   * Left out for a call to an identity provider (`oauth.token`, `oauth.discovery`), whose params
+   * are credentials.
    */
-  readonly params: unknown;
+  readonly params?: unknown;
   /** The service's request id of the last response, once the call has settled. */
   requestId?: string | undefined;
   /** How many attempts the call made, once it has settled. */
   attempts?: number;
-  /** What the call resolved to (`undefined` for a response handed over unread). */
+  /**
+   * What the call resolved to (`undefined` for a response handed over unread). Left out for a
+   * call to an identity provider (`oauth.token`, `oauth.discovery`), whose answer is a token.
+   */
   result?: unknown;
   /** The SDK error the call rejected with. */
   error?: AgentChatError;
@@ -152,12 +157,14 @@ export function traceCall(
   requestIdOf: (headers: Headers) => string | undefined,
 ): Promise<Call> {
   const { call, searchParams } = options;
+  const operation = call.endpoint.name;
+  const withData = !carriesCredentials(operation);
   const context: CallChannelContext = {
-    operation: call.endpoint.name,
+    operation,
     method: call.site.method,
     url: baseUrl + call.site.path + (searchParams ? `?${searchParams}` : ''),
     idempotencyKey: call.options.idempotencyKey,
-    params,
+    ...(withData && { params }),
   };
   return traced(channel, context, run, (outcome) => {
     context.attempts = call.attempts;
@@ -166,10 +173,20 @@ export function traceCall(
       context.error = error;
       context.requestId = (error as { requestId?: string }).requestId;
     } else {
-      context.result = call.data;
+      if (withData) context.result = call.data;
       context.requestId = call.response && requestIdOf(call.response.response.headers);
     }
   });
+}
+
+/**
+ * Whether an operation's params and result are credentials: the calls to an identity provider
+ * (`oauth.token`, whose form holds the client secret, an assertion or a subject token, and whose
+ * answer is an access token; `oauth.discovery`, published alike so that no `oauth.*` context ever
+ * holds either). A subscriber is anyone's code (an APM agent, a debug logger): it gets neither.
+ */
+function carriesCredentials(operation: string): boolean {
+  return operation.startsWith('oauth.');
 }
 
 /**

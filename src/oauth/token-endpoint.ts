@@ -12,11 +12,12 @@ import { accessTokenProblem, MAX_TOKEN_RESPONSE_BYTES } from './access-token.js'
 import { JWT_BEARER_ASSERTION } from './client-assertion.js';
 
 /**
- * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored. Made
- * when a provider is, not when the module loads: a bundle that never uses client credentials then
- * drops it, and the zod schema kinds only it needs, entirely.
+ * What a token endpoint answers (RFC 6749 section 5.1); other fields are kept and ignored (a
+ * grant may check more of them: workload-identity.ts does a token exchange's). Made when a
+ * provider is, not when the module loads: a bundle that never uses client credentials then drops
+ * it, and the zod schema kinds only it needs, entirely.
  */
-function tokenResponseSchema() {
+export function tokenResponseSchema() {
   return z.looseObject({
     // Only a token that can be sent as `Bearer <token>`: the provider turns this field's issue
     // into an OAuthError naming the token endpoint, and never holds such a token.
@@ -47,13 +48,21 @@ function tokenResponseSchema() {
   });
 }
 
-type TokenResponse = z.output<ReturnType<typeof tokenResponseSchema>>;
+/** A token endpoint's answer, once checked by {@link tokenResponseSchema}. */
+export type TokenResponse = z.output<ReturnType<typeof tokenResponseSchema>>;
+
+/** The schema a provider checks its token endpoint's answers with. */
+export type TokenResponseSchema = ReturnType<typeof tokenResponseSchema>;
 
 /** The form of a token request: name and value pairs, since `resource` may repeat. */
 export type TokenForm = readonly (readonly [string, string])[];
 
-/** The token request for one provider: where it goes and the answer's shape. */
-export type TokenEndpoint = Endpoint<TokenForm, TokenResponse>;
+/**
+ * The token request for one provider: where it goes, and an answer that is a JSON object. The
+ * provider checks the answer itself ({@link tokenResponseSchema}), since only it knows which of its
+ * fields are tokens, to be left out of the error an answer it refuses becomes.
+ */
+export type TokenEndpoint = Endpoint<TokenForm, Readonly<Record<string, unknown>>>;
 
 /** What a token request asks for: the grant and its parameters, but not who asks. */
 export interface TokenRequestSettings {
@@ -62,10 +71,13 @@ export interface TokenRequestSettings {
   readonly resource?: string | readonly string[] | undefined;
 }
 
-/** How the client proves who it is to the token endpoint: form fields and a header. */
+/**
+ * How the client proves who it is to the token endpoint: form fields and a header, the same on
+ * every attempt, with the secrets an answer must never quote.
+ */
 export interface ClientAuthentication {
   readonly fields: TokenForm;
-  readonly credential: Credential;
+  readonly credential: Extract<Credential, { readonly fixed: unknown }>;
 }
 
 /**
@@ -81,7 +93,7 @@ export function tokenEndpoint(url: URL): TokenEndpoint {
     path: () => url.href,
     body: (fields) => fields,
     encoding: 'form',
-    output: tokenResponseSchema(),
+    output: z.looseObject({}),
     maxResponseBytes: MAX_TOKEN_RESPONSE_BYTES,
   };
 }

@@ -3,13 +3,27 @@
  * Cloud) traded for an access token, with no secret anywhere. The grant is RFC 7523's jwt-bearer
  * (the identity token is the grant) or RFC 8693's token exchange; everything else (the shared
  * token, refresh ahead of expiry, the 401 replay, the fleet cache, discovery, the hardened token
- * endpoint, OAuthError) is the engine of client credentials.
+ * endpoint, OAuthError) is the engine every token provider shares (token-provider.ts).
  */
 import * as z from 'zod/mini';
 import type { ApiKeyFunction } from '../core/credential.js';
 import { OAuthError } from '../core/errors/index.js';
 import type { FetchOptions } from '../core/fetch-options.js';
 import { suppliedAssertion } from './client-assertion.js';
+import {
+  type IdentityTokenContext,
+  type IdentityTokenSource,
+  identityTokenProblem,
+} from './identity-token.js';
+import { identityTokenFile } from './identity-token-file.js';
+import type { TokenCache } from './token-cache.js';
+import {
+  grantFields,
+  parseTokenUrl,
+  type TokenForm,
+  type TokenResponseSchema,
+  tokenResponseSchema,
+} from './token-endpoint.js';
 import {
   defaults,
   type EnvironmentFill,
@@ -21,17 +35,10 @@ import {
   readOptions,
   sharedTokenProvider,
   spaceSeparated,
+  type TokenRequest,
   tokenRequester,
   tokenTransport,
-} from './client-credentials.js';
-import {
-  type IdentityTokenContext,
-  type IdentityTokenSource,
-  identityTokenProblem,
-} from './identity-token.js';
-import { identityTokenFile } from './identity-token-file.js';
-import type { TokenCache } from './token-cache.js';
-import { grantFields, parseTokenUrl, type TokenForm } from './token-endpoint.js';
+} from './token-provider.js';
 
 /** The grants a workload's identity token can be traded with. */
 const GRANT_TYPES = {
@@ -44,6 +51,12 @@ const GRANT_TYPES = {
 /** RFC 8693 section 3's token types this provider names. */
 const JWT_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:jwt';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+
+/**
+ * The `issued_token_type`s of a token exchange's answer that are the access token asked for: an
+ * access token, or a JWT (which servers issuing JWT access tokens name it).
+ */
+const ISSUED_ACCESS_TOKEN_TYPES: readonly string[] = [ACCESS_TOKEN_TYPE, JWT_TOKEN_TYPE];
 
 /** Token types whose tokens are JWTs, checked as such before they are sent. */
 const JWT_TOKEN_TYPES: readonly string[] = [
@@ -59,6 +72,7 @@ const JWT_TOKEN_TYPES: readonly string[] = [
  * ```ts
  * const options: WorkloadIdentityOptions = {
  *   issuer: 'https://auth.example.com',
+ *   clientId: 'reporting', // when the server ties the workload to a registered client
  *   identityToken: identityTokenFile('/var/run/secrets/tokens/agentchat'),
  *   scope: 'projects chat',
  * };
@@ -93,7 +107,9 @@ export interface WorkloadIdentityOptions {
   identityToken?: IdentityTokenSource | undefined;
   /**
    * The client id, sent as `client_id` (a public client), for servers that tie the federation to a
-   * registered client.
+   * registered client. Such a server refuses a request without one (`invalid_client`, or
+   * oidc-provider's `invalid_request: no client authentication mechanism provided`): the
+   * {@link OAuthError} then says to pass this option.
    * @default `AGENTCHAT_CLIENT_ID`, else no client id is sent
    */
   clientId?: string | undefined;
@@ -299,7 +315,7 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
   const margin = settings.refreshMarginMs ?? defaults.refreshMarginMs;
   // A copy: options changed after the provider is made change nothing.
   const fetchOptions = settings.fetchOptions && { ...settings.fetchOptions };
-  const request = tokenRequester(
+  const requester = tokenRequester(
     { issuer: settings.issuer, tokenUrl },
     grantFields(GRANT_TYPES[grant], settings, parameters),
     identityProof(source, { fetch: settings.fetch, fetchOptions }, settings.clientId, {
@@ -308,7 +324,11 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
     }),
     tokenTransport(settings.fetch, fetchOptions),
     margin,
+    // RFC 8693 section 2.2.1: an exchange may answer another kind of token than the one asked
+    // for (a refresh, ID or SAML token), which must never be sent to the service as a bearer.
+    grant === 'token-exchange' ? exchangeAnswerSchema() : undefined,
   );
+  const request = settings.clientId === undefined ? withClientIdHint(requester) : requester;
   return sharedTokenProvider(
     request,
     margin,
@@ -320,6 +340,42 @@ export function workloadIdentity(options: WorkloadIdentityOptions = {}): ApiKeyF
       grant === 'token-exchange' ? `${grant} ${subjectTokenType}` : grant,
     ),
   );
+}
+
+/**
+ * A token exchange's answer: a token endpoint's, whose `issued_token_type` must also be the
+ * access token asked for (RFC 8693 section 2.2.1).
+ */
+function exchangeAnswerSchema(): TokenResponseSchema {
+  return tokenResponseSchema().check(
+    z.superRefine((answer, context) => {
+      const issued = answer.issued_token_type;
+      const problem = issuedTokenTypeProblem(issued);
+      if (problem) {
+        context.addIssue({
+          code: 'custom',
+          message: problem,
+          input: issued,
+          path: ['issued_token_type'],
+        });
+      }
+    }),
+  );
+}
+
+/** What is wrong with a token exchange's `issued_token_type`, or `undefined` when it is one asked for. */
+function issuedTokenTypeProblem(issued: unknown): string | undefined {
+  if (typeof issued === 'string' && ISSUED_ACCESS_TOKEN_TYPES.includes(issued)) return undefined;
+  const received =
+    issued === undefined
+      ? 'is missing'
+      : typeof issued === 'string'
+        ? `is ${JSON.stringify(issued)}`
+        : 'is not a string';
+  // The types asked for by their last part (access_token, jwt): the message stays short enough
+  // to be shown whole.
+  const asked = ISSUED_ACCESS_TOKEN_TYPES.map((type) => type.slice(type.lastIndexOf(':') + 1));
+  return `${received}, not the ${asked.join(' or ')} asked for (RFC 8693 section 2.2.1); the token was not used`;
 }
 
 /**
@@ -346,4 +402,34 @@ function identityProof(
     if (clientId !== undefined) fields.push(['client_id', clientId]);
     return { fields, credential: { fixed: { header: undefined, secrets: [token] } } };
   };
+}
+
+/**
+ * `request`, its refusals for want of a client (`invalid_client`, or an `invalid_request` about
+ * client authentication, as oidc-provider answers `no client authentication mechanism provided`)
+ * pointing to `clientId`: a server that ties the federation to a registered client refuses a
+ * request that names none, and its own words do not say which option is missing.
+ */
+function withClientIdHint(request: TokenRequest): TokenRequest {
+  return async (userAgent) => {
+    try {
+      return await request(userAgent);
+    } catch (error) {
+      throw clientIdHint(error) ?? error;
+    }
+  };
+}
+
+function clientIdHint(error: unknown): OAuthError | undefined {
+  if (!(error instanceof OAuthError)) return undefined;
+  const about = error.error === 'invalid_request' ? error.errorDescription : undefined;
+  if (error.error !== 'invalid_client' && !/\bclient\b/i.test(about ?? '')) return undefined;
+  const reason = [error.error, error.errorDescription].filter(Boolean).join(': ');
+  return new OAuthError({
+    status: error.status,
+    error: error.error,
+    errorDescription: error.errorDescription,
+    requestId: error.requestId,
+    problem: `the token endpoint refused to issue a token (status ${error.status}, ${reason}): it asks which client is calling, and no clientId was given; pass the clientId option (or set AGENTCHAT_CLIENT_ID) to the client id the authorization server registered for this workload`,
+  });
 }

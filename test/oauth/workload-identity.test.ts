@@ -172,6 +172,38 @@ describe('grants against oidc-provider', () => {
 });
 
 describe('refusals', () => {
+  it.each(['jwt-bearer', 'token-exchange'] as const)(
+    'points to clientId when the server refuses a %s request that names no client',
+    async (grant) => {
+      const { clientId: _left, ...anonymous } = federated({ grant });
+      const before = server.requests.length;
+      const accepted = service.counts.accepted;
+      const error = await clientWith(workloadIdentity(anonymous))
+        .projects.get('proj_1')
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OAuthError);
+      const refused = error as OAuthError;
+      // oidc-provider's own words, kept as they came, and the option that mends it.
+      expect(refused).toMatchObject({ status: 400, error: 'invalid_request' });
+      expect(refused.errorDescription).toMatch(/client authentication/);
+      expect(refused.message).toContain(`invalid_request: ${refused.errorDescription}`);
+      expect(refused.message).toContain(
+        'no clientId was given; pass the clientId option (or set AGENTCHAT_CLIENT_ID)',
+      );
+      expect(requestsSince(before)).toHaveLength(1);
+      expect(requestsSince(before)[0]?.params.client_id).toBeUndefined();
+      expect(service.counts.accepted).toBe(accepted);
+    },
+  );
+
+  it('gives no clientId hint when a clientId was given', async () => {
+    const error = await clientWith(workloadIdentity(federated({ clientId: 'not-registered-here' })))
+      .projects.get('proj_1')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OAuthError);
+    expect((error as OAuthError).message).not.toContain('no clientId was given');
+  });
+
   it('is OAuthError invalid_grant for a token the server does not trust, never shown', async () => {
     // A token signed by a key the platform's key set does not hold.
     const { privateKey } = await generateKeyPair('ES256');
