@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
 import type { Browser } from 'playwright';
 import { Client } from '../../src/index.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/index.js';
@@ -112,6 +113,71 @@ export async function startSignInScene(
       await browser.close();
       redirect.server.close();
       await front.close();
+    },
+  };
+}
+
+/** Replicas of the front behind one round-robin balancer, as a load balancer runs them. */
+export interface FrontReplicas {
+  readonly service: MockServer;
+  readonly upstream: UpstreamIdentityProvider;
+  /** The balancer: such as `http://127.0.0.1:41234`, each request to the next replica. */
+  readonly origin: string;
+  readonly handlers: readonly McpHttpHandler[];
+  /** Closes the handlers, the balancer, the upstream and the service. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `count` handlers of one front (one signing key, the `store` of `handlerOptions`, memory
+ * without) behind a round-robin balancer on 127.0.0.1: each request is served by the next.
+ *
+ * @example
+ * ```ts
+ * const front = await startFrontReplicas('sk_front_key', 2, { store: redis.url });
+ * ```
+ */
+export async function startFrontReplicas(
+  serverKey: string,
+  count: number,
+  handlerOptions: Partial<Parameters<typeof createMcpHttpHandler>[0]> = {},
+): Promise<FrontReplicas> {
+  const service = await startMockServer({ apiKeys: [serverKey] });
+  const balancer = createServer();
+  await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(balancer.address() as AddressInfo).port}`;
+  const upstream = await startUpstreamIdentityProvider(origin);
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const signingKey = JSON.stringify(await exportJWK(privateKey));
+  const handlers = Array.from({ length: count }, () =>
+    createMcpHttpHandler({
+      client: new Client({ apiKey: serverKey, baseUrl: service.baseUrl }),
+      resource: `${origin}/mcp`,
+      upstreamIssuer: upstream.issuer,
+      upstreamClientId: upstream.clientId,
+      upstreamClientSecret: upstream.clientSecret,
+      signingKey,
+      ...handlerOptions,
+    }),
+  );
+  const listeners = handlers.map((handler) =>
+    nodeListener(handler, (error) => console.error(error)),
+  );
+  let next = 0;
+  balancer.on('request', (req, res) => {
+    void listeners[next++ % count]?.(req, res);
+  });
+  return {
+    service,
+    upstream,
+    origin,
+    handlers,
+    async close() {
+      await Promise.all(handlers.map((handler) => handler.close()));
+      balancer.closeAllConnections();
+      balancer.close();
+      await upstream.close();
+      await service.close();
     },
   };
 }
