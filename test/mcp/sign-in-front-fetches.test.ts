@@ -37,6 +37,13 @@ const TEST_HOSTS = {
   'mapped.agentchat.test': '::ffff:192.0.2.2',
 };
 
+/** Metadata documents listing, beside a good redirect URI, one a code must never go to. */
+const UNSAFE_REDIRECTS: Record<string, string> = {
+  '/plain-http.json': 'http://evil.example/cb',
+  '/userinfo.json': 'https://trusted.example@evil.example/cb',
+  '/script.json': 'javascript:alert(1)//',
+};
+
 let certificate: TestCertificate;
 let service: MockServer;
 let upstream: UpstreamIdentityProvider;
@@ -62,6 +69,19 @@ beforeAll(async () => {
     documentRequests.push(req.url ?? '');
     // Held longer than the engine's bound: the front gives up first.
     if (req.url === '/slow.json') return;
+    const unsafe = UNSAFE_REDIRECTS[req.url ?? ''];
+    if (unsafe !== undefined) {
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          client_id: `https://127.0.0.1:${documentsPort}${req.url}`,
+          client_name: 'Unsafe Redirect Host',
+          redirect_uris: [redirect.url, unsafe],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        }),
+      );
+    }
     res.writeHead(404).end();
   });
   documents.on('connection', (socket) => connections.push(socket.localAddress ?? ''));
@@ -216,6 +236,16 @@ describe('the sign-in front fetches only what it chose', { timeout: 60_000 }, ()
     });
     expect(response.status).toBe(201);
   });
+
+  it.each(Object.entries(UNSAFE_REDIRECTS))(
+    'refuses a metadata document (%s) listing the redirect URI %s',
+    async (path) => {
+      const response = await authorize(`https://127.0.0.1:${documentsPort}${path}`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('invalid_redirect_uri');
+    },
+  );
 
   it('fetches a slow document once per authorization, within its bound', async () => {
     const before = documentRequests.length;

@@ -25,11 +25,22 @@ export class RefusedAddressError extends Error {
   override readonly name = 'RefusedAddressError';
 }
 
+/**
+ * IPv6 ranges ipaddr.js's table calls unicast that are not: the IPv4-compatible form (`::/96`,
+ * deprecated by RFC 4291; `[::7f00:1]` is 127.0.0.1 in it) and RFC 9780's documentation prefix.
+ */
+const NOT_GLOBAL_IPV6 = ['::/96', '100:0:0:1::/64'].map((range) => ipaddr.IPv6.parseCIDR(range));
+
 /** Whether `address` (an IP address) may be connected to, given whether the URL names this machine. */
 export function mayConnectTo(address: string, namesThisMachine: boolean): boolean {
   if (!ipaddr.isValid(address)) return false;
-  const range = ipaddr.parse(address).range();
-  return range === 'unicast' || (namesThisMachine && range === 'loopback');
+  const parsed = ipaddr.parse(address);
+  const range = parsed.range();
+  if (namesThisMachine && range === 'loopback') return true;
+  if (range !== 'unicast') return false;
+  return !(
+    parsed.kind() === 'ipv6' && NOT_GLOBAL_IPV6.some((cidr) => (parsed as ipaddr.IPv6).match(cidr))
+  );
 }
 
 /** What one fetch got: kept per request, so that a second look-up in it fetches nothing. */
