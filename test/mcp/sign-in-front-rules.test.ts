@@ -5,7 +5,8 @@
  * and who a caller is, behind a trusted proxy or not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../../src/index.js';
+import { Client, ConfigurationError } from '../../src/index.js';
+import { parseBinArguments } from '../../src/mcp/arguments.js';
 import { callerOf, rememberSocketAddress, trustedProxiesOf } from '../../src/mcp/front/caller.js';
 import {
   documentFetch,
@@ -15,6 +16,7 @@ import {
 import { memoryAdapter } from '../../src/mcp/front/memory-store.js';
 import type { FrontStore } from '../../src/mcp/front/options.js';
 import { redisAdapter } from '../../src/mcp/front/redis-store.js';
+import { createMcpHttpHandler } from '../../src/mcp/index.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 
 /** One address of each special-use range (IANA's IPv4 and IPv6 special-purpose registries). */
@@ -185,5 +187,41 @@ describe('the caller', () => {
     expect(() => trustedProxiesOf(['10.0.0.0/33'])).toThrow(ConfigurationError);
     expect(() => trustedProxiesOf(['proxy.internal'])).toThrow(/trustedProxies/);
     expect(() => trustedProxiesOf('10.0.0.1')).toThrow(ConfigurationError);
+  });
+});
+
+describe('trusted proxies as configured', () => {
+  const front = {
+    client: new Client({ apiKey: 'sk_front_rules', baseUrl: 'http://127.0.0.1:9' }),
+    resource: 'http://127.0.0.1:8787/mcp',
+    upstreamIssuer: 'https://login.example.com',
+    upstreamClientId: 'front-app',
+  };
+
+  it('are checked when the handler is made, and only with a front', () => {
+    expect(() => createMcpHttpHandler({ ...front, trustedProxies: ['proxy.internal'] })).toThrow(
+      /Invalid trustedProxies \(--trusted-proxy\) entry "proxy.internal"/,
+    );
+    expect(() =>
+      createMcpHttpHandler({ client: front.client, trustedProxies: ['10.0.0.0/8'] }),
+    ).toThrow(/trustedProxies is for the sign-in front: add upstreamIssuer/);
+  });
+
+  it('are read from --trusted-proxy, repeatable, with --upstream-issuer only', () => {
+    const args = parseBinArguments([
+      '--http',
+      '--upstream-issuer',
+      'https://login.example.com',
+      '--upstream-client-id',
+      'front-app',
+      '--trusted-proxy',
+      '10.0.0.0/8',
+      '--trusted-proxy',
+      'fd00::1',
+    ]);
+    expect(args.authorization?.upstream?.trustedProxies).toEqual(['10.0.0.0/8', 'fd00::1']);
+    expect(() => parseBinArguments(['--http', '--trusted-proxy', '10.0.0.1'])).toThrow(
+      /--trusted-proxy is for the sign-in front: add --upstream-issuer/,
+    );
   });
 });
