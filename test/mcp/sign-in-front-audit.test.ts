@@ -130,6 +130,39 @@ describe('the sign-in front, audited', { timeout: 60_000 }, () => {
     }
   });
 
+  it('keeps a refresh token to its client and its scopes', async () => {
+    const { clientId } = await registerPublicClient(origin, scene.redirect.url, 'Audit Host');
+    const { clientId: otherClient } = await registerPublicClient(
+      origin,
+      scene.redirect.url,
+      'Stealing Host',
+    );
+    const { code, verifier } = await codeFor(clientId);
+    const issued = await token({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      code_verifier: verifier,
+      redirect_uri: scene.redirect.url,
+    });
+    expect(issued.status).toBe(200);
+    const refresh = (change: Record<string, string>) =>
+      token({
+        grant_type: 'refresh_token',
+        client_id: clientId,
+        refresh_token: issued.body.refresh_token as string,
+        ...change,
+      });
+    expect(await refresh({ client_id: otherClient })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
+    expect(await refresh({ scope: 'agentchat:read agentchat:write' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_scope' },
+    });
+  });
+
   it('issues tokens for its own resource only', async () => {
     const { clientId } = await registerPublicClient(origin, scene.redirect.url, 'Audit Host');
     const { code, verifier } = await codeFor(clientId);

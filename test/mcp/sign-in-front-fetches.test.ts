@@ -69,6 +69,19 @@ beforeAll(async () => {
     documentRequests.push(req.url ?? '');
     // Held longer than the engine's bound: the front gives up first.
     if (req.url === '/slow.json') return;
+    if (req.url === '/key-set-url.json') {
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          client_id: `https://127.0.0.1:${documentsPort}${req.url}`,
+          client_name: 'Key Set URL Host',
+          redirect_uris: [redirect.url],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'private_key_jwt',
+          jwks_uri: `${internalOrigin}/jwks`,
+        }),
+      );
+    }
     const unsafe = UNSAFE_REDIRECTS[req.url ?? ''];
     if (unsafe !== undefined) {
       return res.writeHead(200, { 'content-type': 'application/json' }).end(
@@ -246,6 +259,16 @@ describe('the sign-in front fetches only what it chose', { timeout: 60_000 }, ()
       expect(await response.text()).toContain('invalid_redirect_uri');
     },
   );
+
+  it('refuses a metadata document naming a jwks_uri, and never fetches it', async () => {
+    const response = await authorize(`https://127.0.0.1:${documentsPort}/key-set-url.json`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    const page = await response.text();
+    expect(page).toContain('invalid_client_metadata');
+    expect(page).toContain('jwks_uri');
+    expect(internalRequests).toEqual([]);
+  });
 
   it('fetches a slow document once per authorization, within its bound', async () => {
     const before = documentRequests.length;
