@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { rememberSocketAddress } from './front/caller.js';
+import { rememberSocketAddress } from './front/socket-address.js';
 import type { McpHttpHandler } from './http-handler.js';
 
 /**

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ConfigurationError } from '../../src/index.js';
 import { parseBinArguments } from '../../src/mcp/arguments.js';
-import { callerOf, rememberSocketAddress, trustedProxiesOf } from '../../src/mcp/front/caller.js';
+import { callerOf, trustedProxiesOf } from '../../src/mcp/front/caller.js';
 import {
   documentFetch,
   mayConnectTo,
@@ -16,6 +16,7 @@ import {
 import { memoryAdapter } from '../../src/mcp/front/memory-store.js';
 import type { FrontStore } from '../../src/mcp/front/options.js';
 import { redisAdapter } from '../../src/mcp/front/redis-store.js';
+import { rememberSocketAddress } from '../../src/mcp/front/socket-address.js';
 import { createMcpHttpHandler } from '../../src/mcp/index.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 

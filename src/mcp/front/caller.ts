@@ -7,21 +7,7 @@
  */
 import ipaddr from 'ipaddr.js';
 import { ConfigurationError } from '../../index.js';
-
-/** The socket address of each request the node:http listener passed on. */
-const socketAddresses = new WeakMap<Request, string>();
-
-/**
- * Records the address of the socket `request` came on (`toNodeListener` does, for each request).
- *
- * @example
- * ```ts
- * rememberSocketAddress(request, req.socket.remoteAddress);
- * ```
- */
-export function rememberSocketAddress(request: Request, address: string | undefined): void {
-  if (address !== undefined) socketAddresses.set(request, address);
-}
+import { socketAddressOf } from './socket-address.js';
 
 /** Address ranges parsed once: the trusted proxies. */
 export type TrustedProxies = readonly [ipaddr.IPv4 | ipaddr.IPv6, number][];
@@ -63,7 +49,7 @@ export function trustedProxiesOf(values: unknown): TrustedProxies {
  * ```
  */
 export function callerOf(request: Request, trusted: TrustedProxies): string {
-  const socket = parsed(socketAddresses.get(request));
+  const socket = parsed(socketAddressOf(request));
   if (socket === undefined) return 'unknown';
   let caller = socket;
   if (isTrusted(caller, trusted)) {
