@@ -7,13 +7,14 @@
  */
 
 import type { Server } from 'node:http';
-import { request } from 'node:http';
 import type { Browser, BrowserContext } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRATION_BURST, REGISTRATION_REFILL_MS } from '../../src/mcp/front/engine.js';
+import { REGISTRATION_BURST } from '../../src/mcp/front/engine.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 import {
   type FrontReplicas,
+  postFrom as post,
+  registrationsFrom,
   type SignInScene,
   startFrontReplicas,
   startSignInScene,
@@ -61,69 +62,13 @@ function clientMetadata(redirectUris: unknown[], extra: Record<string, unknown> 
   });
 }
 
-/**
- * `POST <origin><path>` on a raw node:http request, the path sent exactly as written, from
- * `localAddress`: the status and body.
- */
-function post(
-  origin: string,
-  path: string,
-  body: string,
-  options: { localAddress?: string; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        host: hostname,
-        port,
-        path,
-        method: 'POST',
-        localAddress: options.localAddress ?? '127.0.0.1',
-        headers: { 'content-type': 'application/json', ...options.headers },
-        agent: false,
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
-}
-
-/**
- * Sends one registration from `localAddress` to each of `paths` in turn: how many were accepted,
- * and the most the limit may have let through meanwhile. The limit gives one registration more
- * every REGISTRATION_REFILL_MS by the clock, so the bound counts the time the requests took: on a
- * busy machine a run of 7 s may see 22 accepted, and still no more than that.
- */
-async function registrations(
+/** Registrations from one caller to each of `paths`: see {@link registrationsFrom}. */
+function registrations(
   origin: string,
   paths: readonly string[],
   options: { localAddress?: string; headers?: (index: number) => Record<string, string> } = {},
-): Promise<{ accepted: number; allowed: number; statuses: number[] }> {
-  const started = performance.now();
-  const statuses: number[] = [];
-  for (const [index, path] of paths.entries()) {
-    const { status } = await post(origin, path, clientMetadata([redirect.url]), {
-      ...(options.localAddress && { localAddress: options.localAddress }),
-      ...(options.headers && { headers: options.headers(index) }),
-    });
-    statuses.push(status);
-  }
-  const elapsed = performance.now() - started;
-  return {
-    accepted: statuses.filter((status) => status === 201).length,
-    allowed: REGISTRATION_BURST + Math.floor(elapsed / REGISTRATION_REFILL_MS),
-    statuses,
-  };
+) {
+  return registrationsFrom(origin, paths, clientMetadata([redirect.url]), options);
 }
 
 /** `/register`, `times` times. */

@@ -12,10 +12,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTRATION_BURST } from '../../src/mcp/front/engine.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
 import { tsxLoader } from '../helpers/run-process.js';
+import { postFrom, registrationsFrom } from '../helpers/sign-in-front.js';
 import { authorizationUrl, startRedirectTarget } from '../helpers/sign-in-host.js';
 import { makeTestCertificate, type TestCertificate } from '../helpers/test-certificate.js';
 import {
@@ -268,6 +270,24 @@ describe('the sign-in front fetches only what it chose', { timeout: 60_000 }, ()
     expect(page).toContain('invalid_client_metadata');
     expect(page).toContain('jwks_uri');
     expect(internalRequests).toEqual([]);
+  });
+
+  it('counts registrations per caller address, as its listener tells them', async () => {
+    const metadata = JSON.stringify({
+      client_name: 'Flooding Host',
+      redirect_uris: [redirect.url],
+      token_endpoint_auth_method: 'none',
+    });
+    const flood = await registrationsFrom(
+      origin,
+      Array.from({ length: REGISTRATION_BURST + 5 }, () => '/register/'),
+      metadata,
+      { localAddress: '127.0.0.2' },
+    );
+    expect(flood.accepted).toBeLessThanOrEqual(flood.allowed);
+    expect(flood.statuses).toContain(429);
+    const other = await postFrom(origin, '/register', metadata, { localAddress: '127.0.0.3' });
+    expect(other.status).toBe(201);
   });
 
   it('fetches a slow document once per authorization, within its bound', async () => {
