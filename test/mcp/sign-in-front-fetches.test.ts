@@ -126,6 +126,9 @@ beforeAll(async () => {
       upstream.issuer,
       '--upstream-client-id',
       upstream.clientId,
+      // A proxy on this machine at 127.0.0.10, whose X-Forwarded-For the front believes.
+      '--trusted-proxy',
+      '127.0.0.10',
     ],
     {
       cwd: repo,
@@ -272,7 +275,7 @@ describe('the sign-in front fetches only what it chose', { timeout: 60_000 }, ()
     expect(internalRequests).toEqual([]);
   });
 
-  it('counts registrations per caller address, as its listener tells them', async () => {
+  it('counts registrations per caller address, as its listener and --trusted-proxy tell them', async () => {
     const metadata = JSON.stringify({
       client_name: 'Flooding Host',
       redirect_uris: [redirect.url],
@@ -288,6 +291,20 @@ describe('the sign-in front fetches only what it chose', { timeout: 60_000 }, ()
     expect(flood.statuses).toContain(429);
     const other = await postFrom(origin, '/register', metadata, { localAddress: '127.0.0.3' });
     expect(other.status).toBe(201);
+    // Through the trusted proxy (--trusted-proxy 127.0.0.10), the caller it names counts.
+    const proxied = await registrationsFrom(
+      origin,
+      Array.from({ length: REGISTRATION_BURST + 5 }, () => '/register'),
+      metadata,
+      { localAddress: '127.0.0.10', headers: () => ({ 'x-forwarded-for': '198.51.100.1' }) },
+    );
+    expect(proxied.accepted).toBeLessThanOrEqual(proxied.allowed);
+    expect(proxied.statuses).toContain(429);
+    const behindProxy = await postFrom(origin, '/register', metadata, {
+      localAddress: '127.0.0.10',
+      headers: { 'x-forwarded-for': '198.51.100.2' },
+    });
+    expect(behindProxy.status).toBe(201);
   });
 
   it('fetches a slow document once per authorization, within its bound', async () => {
