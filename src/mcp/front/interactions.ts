@@ -80,7 +80,7 @@ export function interactionRoutes(
     const { uid, prompt, params, session } = details;
     const client = await provider.Client.find(String(params.client_id));
     if (client === undefined) return sendError(res, 400, 'Unknown client', undefined);
-    const wanted = consentOf(client.clientId, params);
+    const wanted = consentOf(client.clientId, params, prompt.details);
     const accountId = session?.accountId;
     if (prompt.name === 'consent' && accountId !== undefined) {
       const remembered = (await consents.find(consentKey(accountId, wanted))) as
@@ -134,7 +134,7 @@ export function interactionRoutes(
         { mergeWithLastSubmission: false },
       );
     }
-    const approved = consentOf(String(params.client_id), params);
+    const approved = consentOf(String(params.client_id), params, prompt.details);
     const accountId = session?.accountId;
     if (prompt.name === 'consent' && accountId !== undefined) {
       await remember(consents, accountId, approved);
@@ -328,13 +328,29 @@ function sameSecret(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The consent an authorization asks of a person: its client, redirect URI and scopes. */
-function consentOf(clientId: string, params: Record<string, unknown>): Consent {
+/**
+ * The consent an authorization asks of a person: its client, redirect URI and scopes. The scopes
+ * are those asked and, at the consent prompt, those the grant would carry (the engine's
+ * `missing...` details: every scope, as no earlier grant is reused), so that a request naming
+ * fewer scopes than it would get is never covered by a narrower approval.
+ */
+function consentOf(
+  clientId: string,
+  params: Record<string, unknown>,
+  details: Record<string, unknown>,
+): Consent {
+  const { missingOIDCScope, missingResourceScopes } = details as {
+    missingOIDCScope?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  const asked = String(params.scope ?? '').split(' ');
+  const granted = [
+    ...(missingOIDCScope ?? []),
+    ...Object.values(missingResourceScopes ?? {}).flat(),
+  ];
   return {
     clientId,
     redirectUri: String(params.redirect_uri),
-    scopes: String(params.scope ?? '')
-      .split(' ')
-      .filter((scope) => scope !== ''),
+    scopes: [...new Set([...asked, ...granted])].filter((scope) => scope !== ''),
   };
 }
