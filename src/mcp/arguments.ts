@@ -47,6 +47,9 @@ Options:
                             "openid profile email")
   --store <URL>             with --upstream-issuer, keep the front's state in Redis
                             (redis://host:6379), shared by replicas (default: memory)
+  --trusted-proxy <range>   with --upstream-issuer, a proxy (address or CIDR range) whose
+                            X-Forwarded-For names the caller the front's limits count; repeat for
+                            more (default: none, each caller is its socket's address)
   --tools <a,b>             serve only these tools
   --read-only               serve only the tools that change nothing (get_project)
   -h, --help                show this help
@@ -126,6 +129,8 @@ export interface BinUpstream {
   readonly scope: string | undefined;
   /** `--store`: a Redis URL, or `undefined` for memory. */
   readonly store: string | undefined;
+  /** `--trusted-proxy`, repeatable: proxies whose `X-Forwarded-For` names the caller. */
+  readonly trustedProxies: readonly string[];
 }
 
 const options = {
@@ -148,6 +153,7 @@ const options = {
   'upstream-client-id': { type: 'string' },
   'upstream-scope': { type: 'string' },
   store: { type: 'string' },
+  'trusted-proxy': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -175,6 +181,7 @@ const HTTP_ONLY = [
   'upstream-client-id',
   'upstream-scope',
   'store',
+  'trusted-proxy',
 ] as const;
 
 /**
@@ -251,6 +258,7 @@ function checkUpstream(
   const clientId = values['upstream-client-id'] as string | undefined;
   const scope = values['upstream-scope'] as string | undefined;
   const store = values.store as string | undefined;
+  const trustedProxies = (values['trusted-proxy'] as string[] | undefined) ?? [];
   if (values['upstream-issuer'] === undefined) {
     const stray =
       clientId !== undefined
@@ -259,7 +267,9 @@ function checkUpstream(
           ? 'upstream-scope'
           : store !== undefined
             ? 'store'
-            : undefined;
+            : trustedProxies.length > 0
+              ? 'trusted-proxy'
+              : undefined;
     if (stray !== undefined) {
       throw new ConfigurationError(`--${stray} is for the sign-in front: add --upstream-issuer.`);
     }
@@ -282,7 +292,7 @@ function checkUpstream(
       '--upstream-issuer needs --upstream-client-id, the client id of the app registered for this server there.',
     );
   }
-  return { clientId, scope, store };
+  return { clientId, scope, store, trustedProxies };
 }
 
 /** `--read-scope`, `--write-scope` and `--scope-prefix`, those given, each a scope one may hold. */

@@ -198,6 +198,15 @@ export interface McpHttpHandlerOptions<
    */
   store?: string;
   /**
+   * The proxies (addresses or CIDR ranges, such as `'10.0.0.0/8'`) in front of this server whose
+   * `X-Forwarded-For` the sign-in front believes: its per-caller limits (registration) then count
+   * the address such a proxy names. Without, each caller is the address of the socket its request
+   * came on (told by `toNodeListener`); a header from anyone else is ignored.
+   *
+   * @default none: the socket's address
+   */
+  trustedProxies?: readonly string[];
+  /**
    * Where, with `authorizationServer`, each tool call is logged at `info` with who made it (the
    * token's subject and client id, never the token), and an unreachable issuer at `warn`.
    *
@@ -458,6 +467,7 @@ const OPTION_NAMES: string[] = [
   'upstreamScope',
   'signingKey',
   'store',
+  'trustedProxies',
 ];
 
 function checkOptionNames(options: object): void {

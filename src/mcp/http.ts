@@ -215,6 +215,7 @@ function upstreamOptions(
     ...(secret && { upstreamClientSecret: secret }),
     ...(upstream.scope !== undefined && { upstreamScope: upstream.scope }),
     ...(upstream.store !== undefined && { store: upstream.store }),
+    ...(upstream.trustedProxies.length > 0 && { trustedProxies: upstream.trustedProxies }),
     ...(signingKey && { signingKey }),
   };
 }

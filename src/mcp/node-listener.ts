@@ -3,10 +3,12 @@
  * with every `Set-Cookie` of an answer written. `toNodeHandler` 2.1 copies the answer's headers
  * into one object, so that of several `Set-Cookie` only the last survives; the sign-in front's
  * answers set two or more (oidc-provider's interaction and resume cookies, each with its
- * signature), and a browser missing one cannot finish signing in.
+ * signature), and a browser missing one cannot finish signing in. The socket's address goes
+ * with each request, as the sign-in front counts its limits per caller (front/caller.ts).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { rememberSocketAddress } from './front/socket-address.js';
 import type { McpHttpHandler } from './http-handler.js';
 
 /**
@@ -24,6 +26,7 @@ export function nodeListener(
   return (req, res) => {
     const withCookies = {
       fetch: async (request: Request) => {
+        rememberSocketAddress(request, req.socket.remoteAddress);
         const response = await handler.fetch(request);
         const cookies = response.headers.getSetCookie();
         if (cookies.length > 1) {

@@ -3,10 +3,12 @@
  * server's own key, createMcpHttpHandler with upstreamIssuer on 127.0.0.1, and the upstream
  * identity provider that knows the front's origin.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
 import type { Browser } from 'playwright';
 import { Client } from '../../src/index.js';
+import { REGISTRATION_BURST, REGISTRATION_REFILL_MS } from '../../src/mcp/front/engine.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/index.js';
 import { nodeListener } from '../../src/mcp/node-listener.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
@@ -113,5 +115,148 @@ export async function startSignInScene(
       redirect.server.close();
       await front.close();
     },
+  };
+}
+
+/** Replicas of the front behind one round-robin balancer, as a load balancer runs them. */
+export interface FrontReplicas {
+  readonly service: MockServer;
+  readonly upstream: UpstreamIdentityProvider;
+  /** The balancer: such as `http://127.0.0.1:41234`, each request to the next replica. */
+  readonly origin: string;
+  readonly handlers: readonly McpHttpHandler[];
+  /** Closes the handlers, the balancer, the upstream and the service. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `count` handlers of one front (one signing key, the `store` of `handlerOptions`, memory
+ * without) behind a round-robin balancer on 127.0.0.1: each request is served by the next.
+ *
+ * @example
+ * ```ts
+ * const front = await startFrontReplicas('sk_front_key', 2, { store: redis.url });
+ * ```
+ */
+export async function startFrontReplicas(
+  serverKey: string,
+  count: number,
+  handlerOptions: Partial<Parameters<typeof createMcpHttpHandler>[0]> = {},
+): Promise<FrontReplicas> {
+  const service = await startMockServer({ apiKeys: [serverKey] });
+  const balancer = createServer();
+  await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(balancer.address() as AddressInfo).port}`;
+  const upstream = await startUpstreamIdentityProvider(origin);
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const signingKey = JSON.stringify(await exportJWK(privateKey));
+  const handlers = Array.from({ length: count }, () =>
+    createMcpHttpHandler({
+      client: new Client({ apiKey: serverKey, baseUrl: service.baseUrl }),
+      resource: `${origin}/mcp`,
+      upstreamIssuer: upstream.issuer,
+      upstreamClientId: upstream.clientId,
+      upstreamClientSecret: upstream.clientSecret,
+      signingKey,
+      ...handlerOptions,
+    }),
+  );
+  const listeners = handlers.map((handler) =>
+    nodeListener(handler, (error) => console.error(error)),
+  );
+  let next = 0;
+  balancer.on('request', (req, res) => {
+    void listeners[next++ % count]?.(req, res);
+  });
+  return {
+    service,
+    upstream,
+    origin,
+    handlers,
+    async close() {
+      await Promise.all(handlers.map((handler) => handler.close()));
+      balancer.closeAllConnections();
+      balancer.close();
+      await upstream.close();
+      await service.close();
+    },
+  };
+}
+
+/**
+ * `POST <origin><path>` on a raw node:http request, the path sent exactly as written, from
+ * `localAddress` (any of 127.0.0.0/8: a caller of its own), with a JSON `body`: the status and
+ * body of the answer.
+ *
+ * @example
+ * ```ts
+ * const { status } = await postFrom(front.origin, '/register/.', body, { localAddress: '127.0.0.2' });
+ * ```
+ */
+export function postFrom(
+  origin: string,
+  path: string,
+  body: string,
+  options: { localAddress?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: hostname,
+        port,
+        path,
+        method: 'POST',
+        localAddress: options.localAddress ?? '127.0.0.1',
+        headers: { 'content-type': 'application/json', ...options.headers },
+        agent: false,
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/**
+ * Sends the registration `metadata` from one caller to each of `paths` in turn: the statuses, how
+ * many were accepted, and the most the limit may have let through meanwhile. The limit gives one
+ * registration more every REGISTRATION_REFILL_MS by the clock, so the bound counts the time the
+ * requests took: on a busy machine a run of 7 s may see 22 accepted, and still no more than that.
+ *
+ * @example
+ * ```ts
+ * const { accepted, allowed } = await registrationsFrom(origin, paths, metadata);
+ * expect(accepted).toBeLessThanOrEqual(allowed);
+ * ```
+ */
+export async function registrationsFrom(
+  origin: string,
+  paths: readonly string[],
+  metadata: string,
+  options: { localAddress?: string; headers?: (index: number) => Record<string, string> } = {},
+): Promise<{ accepted: number; allowed: number; statuses: number[] }> {
+  const started = performance.now();
+  const statuses: number[] = [];
+  for (const [index, path] of paths.entries()) {
+    const { status } = await postFrom(origin, path, metadata, {
+      ...(options.localAddress && { localAddress: options.localAddress }),
+      ...(options.headers && { headers: options.headers(index) }),
+    });
+    statuses.push(status);
+  }
+  const elapsed = performance.now() - started;
+  return {
+    accepted: statuses.filter((status) => status === 201).length,
+    allowed: REGISTRATION_BURST + Math.floor(elapsed / REGISTRATION_REFILL_MS),
+    statuses,
   };
 }

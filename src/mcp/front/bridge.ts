@@ -8,7 +8,8 @@
  *
  * The front's public origin is set on each request (`X-Forwarded-Host`, `-Proto`) so that every
  * URL oidc-provider writes is the issuer's, behind a proxy or not; those a caller sent are
- * dropped, as a caller could otherwise choose the issuer's URLs. The loopback port answers only
+ * dropped, as a caller could otherwise choose the issuer's URLs; so is their `X-Forwarded-For`,
+ * which names the caller as the handler found it (caller.ts). The loopback port answers only
  * requests carrying this process's secret, so that another local process cannot do so either.
  */
 import { randomBytes } from 'node:crypto';
@@ -37,7 +38,8 @@ const SECRET_HEADER = 'x-agentchat-front';
 
 /** The bridge to a listener: `fetch` answers a request with it, `close` stops its server. */
 export interface Bridge {
-  fetch(request: Request): Promise<Response>;
+  /** Answers `request`, from `caller` (as the engine reads it in `ctx.ip`). */
+  fetch(request: Request, caller: string): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export interface Bridge {
  * @example
  * ```ts
  * const bridge = await startBridge(provider.callback(), new URL('https://mcp.example.com'));
- * const response = await bridge.fetch(request);
+ * const response = await bridge.fetch(request, '192.0.2.7');
  * ```
  */
 export async function startBridge(listener: RequestListener, issuer: URL): Promise<Bridge> {
@@ -69,7 +71,7 @@ export async function startBridge(listener: RequestListener, issuer: URL): Promi
   const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    async fetch(request) {
+    async fetch(request, caller) {
       const url = new URL(request.url);
       const headers = new Headers();
       request.headers.forEach((value, name) => {
@@ -77,6 +79,7 @@ export async function startBridge(listener: RequestListener, issuer: URL): Promi
       });
       headers.set('x-forwarded-host', issuer.host);
       headers.set('x-forwarded-proto', issuer.protocol.slice(0, -1));
+      headers.set('x-forwarded-for', caller);
       headers.set(SECRET_HEADER, secret);
       let body: string | undefined;
       if (request.method !== 'GET' && request.method !== 'HEAD') {

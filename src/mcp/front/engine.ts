@@ -6,14 +6,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import { startBridge } from './bridge.js';
+import { callerOf } from './caller.js';
+import { withFetchMemo } from './document-fetch.js';
 import { interactionRoutes } from './interactions.js';
-import { memoryAdapter } from './memory-store.js';
-import type { FrontSettings } from './options.js';
-import { createFrontProvider } from './provider.js';
+import { memoryStore } from './memory-store.js';
+import type { FrontSettings, FrontStore } from './options.js';
+import { createFrontProvider, FRONT_ROUTES } from './provider.js';
 import { derivedSecret, loadSigningKey } from './signing-key.js';
 import { createUpstream } from './upstream.js';
 
-/** Registrations allowed in a burst, then one every {@link REGISTRATION_REFILL_MS}. */
+/**
+ * Registrations allowed to one caller (an address, see caller.ts) in a burst, then one every
+ * {@link REGISTRATION_REFILL_MS}.
+ */
 export const REGISTRATION_BURST = 20;
 export const REGISTRATION_REFILL_MS = 3_000;
 
@@ -39,9 +44,9 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
   const signingKey = await loadSigningKey(settings.signingKey);
   // The optional peers, imported only now (see provider.ts's `engine`).
   const [engine, client] = await Promise.all([import('oidc-provider'), import('openid-client')]);
-  const store =
+  const store: FrontStore =
     settings.store === undefined
-      ? { adapter: memoryAdapter(), close: async () => {} }
+      ? memoryStore()
       : await import('./redis-store.js').then(({ redisAdapter }) =>
           redisAdapter(settings.store as string),
         );
@@ -72,13 +77,31 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     upstreamIssuer: settings.upstreamIssuer,
     issuer: settings.issuer,
   });
+  provider.use(async (ctx, next) => {
+    // The path as the engine's router reads it, whatever the spelling (see isRouteOf).
+    if (ctx.method === 'POST' && isRouteOf(ctx.path, FRONT_ROUTES.registration)) {
+      // The bridge names the caller in X-Forwarded-For, which the engine reads as `ctx.ip`.
+      if (!(await store.takeRegistration(ctx.ip, REGISTRATION_BURST, REGISTRATION_REFILL_MS))) {
+        ctx.status = 429;
+        ctx.set('retry-after', String(REGISTRATION_REFILL_MS / 1000));
+        ctx.set('cache-control', 'no-store');
+        ctx.body = {
+          error: 'temporarily_unavailable',
+          error_description:
+            'Too many registrations at once; try again shortly, or identify the client by a Client ID Metadata Document.',
+        };
+        return;
+      }
+    }
+    await next();
+  });
   const callback = provider.callback();
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    const handle = route(new URL(req.url ?? '/', issuer).pathname);
-    if (handle) void handle(req, res);
-    else callback(req, res);
-  };
-  const registrations = tokenBucket(REGISTRATION_BURST, REGISTRATION_REFILL_MS);
+  const listener = (req: IncomingMessage, res: ServerResponse) =>
+    withFetchMemo(() => {
+      const handle = route(new URL(req.url ?? '/', issuer).pathname);
+      if (handle) void handle(req, res);
+      else callback(req, res);
+    });
   const bridge = await startBridge(listener, issuer);
   return {
     keySet: createLocalJWKSet({ keys: [signingKey.publicJwk] }),
@@ -86,35 +109,18 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
       await bridge.close();
       await store.close();
     },
-    async fetch(request) {
-      const { pathname } = new URL(request.url);
-      if (request.method === 'POST' && pathname === '/register' && !registrations.take()) {
-        return Response.json(
-          {
-            error: 'temporarily_unavailable',
-            error_description:
-              'Too many registrations at once; try again shortly, or identify the client by a Client ID Metadata Document.',
-          },
-          { status: 429, headers: { 'retry-after': String(REGISTRATION_REFILL_MS / 1000) } },
-        );
-      }
-      return bridge.fetch(request);
-    },
+    fetch: (request) => bridge.fetch(request, callerOf(request, settings.trustedProxies)),
   };
 }
 
-/** A token bucket: `burst` at once, then one per `refillMs` (by the monotonic clock). */
-function tokenBucket(burst: number, refillMs: number): { take(): boolean } {
-  let tokens = burst;
-  let last = performance.now();
-  return {
-    take() {
-      const now = performance.now();
-      tokens = Math.min(burst, tokens + (now - last) / refillMs);
-      last = now;
-      if (tokens < 1) return false;
-      tokens -= 1;
-      return true;
-    },
-  };
+/**
+ * True when oidc-provider's router answers `path` with `route`: it compares case-folded, and
+ * tries once more without one trailing slash (`/register`, `/REGISTER`, `/register/`; the
+ * handler's URL parsing has already turned `/register/.` and `/register/%2e` into `/register/`).
+ * Upper-casing all of it matches a few spellings more than the router does, never fewer.
+ */
+export function isRouteOf(path: string, route: string): boolean {
+  const folded = path.toUpperCase();
+  const wanted = route.toUpperCase();
+  return folded === wanted || folded === `${wanted}/`;
 }

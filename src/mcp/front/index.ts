@@ -96,6 +96,7 @@ const UPSTREAM_ONLY = [
   'upstreamClientSecret',
   'upstreamScope',
   'signingKey',
+  'trustedProxies',
 ] as const;
 
 /**

@@ -2,8 +2,10 @@
  * The person's part of an authorization, where oidc-provider hands over (its interactions): the
  * consent page first, before anyone is sent upstream for a host they have not approved; then the
  * sign-in at the upstream identity provider; then back to oidc-provider, which issues the code.
- * A consent is remembered per person and host (its client id and the redirect URI approved), so
- * a person signed in at the front is asked again only for a new host, URI or scope.
+ * A consent is remembered per person, client and redirect URI, with the scopes approved, so a
+ * person signed in at the front is asked again for a new host, redirect URI or scope. Every
+ * authorization comes here (provider.ts's `loadExistingGrant`): the engine's own grant, which
+ * covers a client whatever its redirect URI, never answers one by itself.
  *
  * Routes: `GET /interaction/:uid` (the consent page), `POST /interaction/:uid/confirm` (Allow or
  * Deny, with the page's one-time token), `GET /oauth/callback` (the upstream's redirect), and
@@ -11,8 +13,9 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Adapter, AdapterConstructor, default as Provider } from 'oidc-provider';
+import type { default as Provider } from 'oidc-provider';
 import { consentPage, errorPage, PAGE_HEADERS } from './consent-page.js';
+import type { FrontAdapter, FrontAdapterConstructor } from './options.js';
 import { FRONT_TTL } from './provider.js';
 import type { HostError, Upstream, UpstreamChecks, UpstreamOutcome } from './upstream.js';
 
@@ -42,7 +45,7 @@ interface Consent {
 /** What the routes need. */
 export interface InteractionOptions {
   readonly provider: Provider;
-  readonly adapter: AdapterConstructor;
+  readonly adapter: FrontAdapterConstructor;
   readonly upstream: Upstream;
   readonly upstreamIssuer: string;
   /** The front's public origin, which the upstream redirects back to. */
@@ -77,10 +80,10 @@ export function interactionRoutes(
     const { uid, prompt, params, session } = details;
     const client = await provider.Client.find(String(params.client_id));
     if (client === undefined) return sendError(res, 400, 'Unknown client', undefined);
-    const wanted = consentOf(client.clientId, params);
+    const wanted = consentOf(client.clientId, params, prompt.details);
     const accountId = session?.accountId;
     if (prompt.name === 'consent' && accountId !== undefined) {
-      const remembered = (await consents.find(consentKey(accountId, wanted.clientId))) as
+      const remembered = (await consents.find(consentKey(accountId, wanted))) as
         | Consent
         | undefined;
       if (covers(remembered, wanted)) return finishConsent(provider, req, res);
@@ -131,7 +134,7 @@ export function interactionRoutes(
         { mergeWithLastSubmission: false },
       );
     }
-    const approved = consentOf(String(params.client_id), params);
+    const approved = consentOf(String(params.client_id), params, prompt.details);
     const accountId = session?.accountId;
     if (prompt.name === 'consent' && accountId !== undefined) {
       await remember(consents, accountId, approved);
@@ -249,20 +252,27 @@ async function finishConsent(
   );
 }
 
+/** True when `remembered` approved the same client and redirect URI, and every scope wanted. */
 function covers(remembered: Consent | undefined, wanted: Consent): boolean {
   return (
     remembered !== undefined &&
+    remembered.clientId === wanted.clientId &&
     remembered.redirectUri === wanted.redirectUri &&
     wanted.scopes.every((scope) => remembered.scopes.includes(scope))
   );
 }
 
-async function remember(consents: Adapter, accountId: string, consent: Consent): Promise<void> {
-  await consents.upsert(consentKey(accountId, consent.clientId), consent as never, CONSENT_TTL_S);
+async function remember(
+  consents: FrontAdapter,
+  accountId: string,
+  consent: Consent,
+): Promise<void> {
+  await consents.upsert(consentKey(accountId, consent), consent as never, CONSENT_TTL_S);
 }
 
-function consentKey(accountId: string, clientId: string): string {
-  return JSON.stringify([accountId, clientId]);
+/** Where a person's consent to a client at one redirect URI is kept. */
+function consentKey(accountId: string, { clientId, redirectUri }: Consent): string {
+  return JSON.stringify([accountId, clientId, redirectUri]);
 }
 
 /** A handler whose failures are an error page, never a stack trace or a redirect. */
@@ -318,13 +328,29 @@ function sameSecret(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The consent an authorization asks of a person: its client, redirect URI and scopes. */
-function consentOf(clientId: string, params: Record<string, unknown>): Consent {
+/**
+ * The consent an authorization asks of a person: its client, redirect URI and scopes. The scopes
+ * are those asked and, at the consent prompt, those the grant would carry (the engine's
+ * `missing...` details: every scope, as no earlier grant is reused), so that a request naming
+ * fewer scopes than it would get is never covered by a narrower approval.
+ */
+function consentOf(
+  clientId: string,
+  params: Record<string, unknown>,
+  details: Record<string, unknown>,
+): Consent {
+  const { missingOIDCScope, missingResourceScopes } = details as {
+    missingOIDCScope?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  const asked = String(params.scope ?? '').split(' ');
+  const granted = [
+    ...(missingOIDCScope ?? []),
+    ...Object.values(missingResourceScopes ?? {}).flat(),
+  ];
   return {
     clientId,
     redirectUri: String(params.redirect_uri),
-    scopes: String(params.scope ?? '')
-      .split(' ')
-      .filter((scope) => scope !== ''),
+    scopes: [...new Set([...asked, ...granted])].filter((scope) => scope !== ''),
   };
 }

@@ -4,7 +4,8 @@
  * bounded: past its cap the least recently used record goes, so a flood of registrations or of
  * abandoned authorizations costs a fixed amount of memory, and an unused registration expires.
  */
-import type { Adapter, AdapterConstructor, AdapterPayload } from 'oidc-provider';
+import type { AdapterPayload } from 'oidc-provider';
+import type { FrontAdapter, FrontAdapterConstructor, FrontStore } from './options.js';
 
 /** The most records each model keeps; a flood evicts the least recently used first. */
 export const MAX_RECORDS_PER_MODEL = 5_000;
@@ -31,7 +32,7 @@ interface Entry {
  * new Provider(issuer, { adapter });
  * ```
  */
-export function memoryAdapter(maxRecords = MAX_RECORDS_PER_MODEL): AdapterConstructor {
+export function memoryAdapter(maxRecords = MAX_RECORDS_PER_MODEL): FrontAdapterConstructor {
   const models = new Map<string, Map<string, Entry>>();
   const modelOf = (name: string) => {
     let records = models.get(name);
@@ -42,7 +43,7 @@ export function memoryAdapter(maxRecords = MAX_RECORDS_PER_MODEL): AdapterConstr
     return records;
   };
 
-  return class MemoryAdapter implements Adapter {
+  return class MemoryAdapter implements FrontAdapter {
     readonly #name: string;
     readonly #records: Map<string, Entry>;
 
@@ -93,9 +94,12 @@ export function memoryAdapter(maxRecords = MAX_RECORDS_PER_MODEL): AdapterConstr
       return undefined;
     }
 
-    async consume(id: string): Promise<void> {
+    async consume(id: string): Promise<boolean> {
+      // No await between the check and the mark: one call alone sees it unconsumed.
       const entry = this.#records.get(id);
-      if (entry) entry.payload.consumed = Math.floor(Date.now() / 1000);
+      if (entry === undefined || entry.payload.consumed !== undefined) return false;
+      entry.payload.consumed = Math.floor(Date.now() / 1000);
+      return true;
     }
 
     async destroy(id: string): Promise<void> {
@@ -110,5 +114,38 @@ export function memoryAdapter(maxRecords = MAX_RECORDS_PER_MODEL): AdapterConstr
         }
       }
     }
+  };
+}
+
+/**
+ * The memory store: {@link memoryAdapter}, and registrations counted per caller in this process
+ * (at most {@link MAX_RECORDS_PER_MODEL} callers, the least recently seen forgotten first).
+ *
+ * @example
+ * ```ts
+ * const store = memoryStore();
+ * await store.takeRegistration('192.0.2.7', 20, 3_000);
+ * ```
+ */
+export function memoryStore(): FrontStore {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return {
+    adapter: memoryAdapter(),
+    async takeRegistration(caller, burst, refillMs) {
+      const now = performance.now();
+      const bucket = buckets.get(caller) ?? { tokens: burst, at: now };
+      buckets.delete(caller);
+      bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.at) / refillMs);
+      bucket.at = now;
+      const taken = bucket.tokens >= 1;
+      if (taken) bucket.tokens -= 1;
+      buckets.set(caller, bucket);
+      for (const key of buckets.keys()) {
+        if (buckets.size <= MAX_RECORDS_PER_MODEL) break;
+        buckets.delete(key);
+      }
+      return taken;
+    },
+    close: async () => {},
   };
 }

@@ -3,10 +3,11 @@
  * never at the first request). Nothing here loads oidc-provider.
  */
 
-import type { AdapterConstructor } from 'oidc-provider';
+import type { Adapter } from 'oidc-provider';
 import type { FetchOptions } from '../../core/fetch-options.js';
 import { ConfigurationError } from '../../index.js';
 import { isLoopback } from '../../internal/platform.js';
+import { type TrustedProxies, trustedProxiesOf } from './caller.js';
 
 /** The scope asked of the upstream when none is given. */
 export const DEFAULT_UPSTREAM_SCOPE = 'openid profile email';
@@ -27,11 +28,32 @@ export interface FrontSettings {
   readonly store: string | undefined;
   /** The handler's `fetchOptions` (a proxy, a private CA), for every fetch to the upstream. */
   readonly fetchOptions: FetchOptions | undefined;
+  /** The proxies whose `X-Forwarded-For` names the caller (caller.ts); none by default. */
+  readonly trustedProxies: TrustedProxies;
 }
+
+/**
+ * oidc-provider's storage adapter as the front's stores implement it: `consume` marks a code or a
+ * refresh token used in one atomic step and says whether this call was the one that did, so that
+ * of any number of redemptions at once, on any replica, exactly one goes on (see provider.ts's
+ * `redeemedOnce`).
+ */
+export interface FrontAdapter extends Omit<Adapter, 'consume'> {
+  /** True for the one call that consumed `id`; false when it was consumed already, or is gone. */
+  consume(id: string): Promise<boolean>;
+}
+
+/** A class of {@link FrontAdapter}, one instance per model, as oidc-provider makes them. */
+export type FrontAdapterConstructor = new (model: string) => FrontAdapter;
 
 /** A store of the front's state: oidc-provider's adapter class, and how to let go of it. */
 export interface FrontStore {
-  readonly adapter: AdapterConstructor;
+  readonly adapter: FrontAdapterConstructor;
+  /**
+   * Takes one of `burst` registrations for `caller`, refilled at one per `refillMs`, counted where
+   * every replica sharing the store counts: false when none is left.
+   */
+  takeRegistration(caller: string, burst: number, refillMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -43,6 +65,7 @@ export interface FrontOptionValues {
   readonly upstreamScope?: unknown;
   readonly signingKey?: unknown;
   readonly store?: unknown;
+  readonly trustedProxies?: unknown;
   /** Checked by the handler, with the protected resource's options. */
   readonly fetchOptions?: FetchOptions | undefined;
 }
@@ -114,6 +137,7 @@ export function frontSettings(
     signingKey: signingKey as string | object | undefined,
     store: storeOf(values.store),
     fetchOptions: values.fetchOptions,
+    trustedProxies: trustedProxiesOf(values.trustedProxies),
   };
 }
 

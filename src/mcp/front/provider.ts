@@ -8,12 +8,15 @@
  */
 import type {
   AdapterConstructor,
+  AdapterPayload,
   Configuration,
   KoaContextWithOIDC,
   default as Provider,
 } from 'oidc-provider';
-import { isLoopback } from '../../internal/platform.js';
+import { REFUSED_CLIENT_METADATA, redirectUriProblem } from './client-rules.js';
 import { errorPage, PAGE_HEADERS } from './consent-page.js';
+import { documentFetch } from './document-fetch.js';
+import type { FrontAdapterConstructor } from './options.js';
 import type { SigningKey } from './signing-key.js';
 
 /** Lifetimes, in seconds. */
@@ -53,7 +56,7 @@ export interface FrontProviderOptions {
   readonly toolScopes: readonly string[];
   readonly signingKey: SigningKey;
   readonly cookieKeys: readonly string[];
-  readonly adapter: AdapterConstructor;
+  readonly adapter: FrontAdapterConstructor;
   /**
    * The oidc-provider module, imported by the caller when the front loads: a static import would
    * be a top-level `require` in the CommonJS build, failing for every user of agentchat/mcp
@@ -75,7 +78,7 @@ export function createFrontProvider(options: FrontProviderOptions): Provider {
   const { default: Provider, errors } = engine;
   const alg = signingKey.privateJwk.alg;
   const configuration: Configuration = {
-    adapter,
+    adapter: redeemedOnce(adapter, errors),
     jwks: { keys: [signingKey.privateJwk as never] },
     cookies: { keys: [...cookieKeys] },
     // `openid` and `offline_access` stay, or registration refuses the refresh_token grant.
@@ -98,14 +101,35 @@ export function createFrontProvider(options: FrontProviderOptions): Provider {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    // Only the grant the front's consent check just gave (interactions.ts): every authorization
+    // reaches that check, which remembers consent per person, client, redirect URI and scopes,
+    // where the engine would reuse a client's grant for any redirect URI.
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId === undefined ? undefined : ctx.oidc.provider.Grant.find(grantId);
+    },
+    // Checked at registration and in every Client ID Metadata Document alike.
+    extraClientMetadata: {
+      properties: ['redirect_uris', ...REFUSED_CLIENT_METADATA],
+      validator: (_ctx, key, value) => {
+        if ((REFUSED_CLIENT_METADATA as readonly string[]).includes(key)) {
+          if (value === undefined) return;
+          throw new errors.InvalidClientMetadata(
+            `${key} is not accepted: this server fetches no URL a client names${key === 'jwks_uri' ? '; give the keys inline (jwks)' : ''}`,
+          );
+        }
+        for (const uri of Array.isArray(value) ? value : []) {
+          const problem = redirectUriProblem(uri);
+          if (problem !== undefined) {
+            throw new errors.InvalidClientMetadata(`redirect_uris: ${problem}`);
+          }
+        }
+      },
+    },
     interactions: { url: async (_ctx, interaction) => `/interaction/${interaction.uid}` },
     fetchResponseBodyLimits: { 'client_id metadata document': MAX_CLIENT_METADATA_BYTES },
-    // oidc-provider's fetch passes a dispatcher that refuses special-use addresses; a document on
-    // this machine itself is fetched without it (see allowFetch).
-    ...({
-      fetch: (url: string, init: RequestInit & { dispatcher?: unknown }) =>
-        globalThis.fetch(url, namesThisMachine(url) ? { ...init, dispatcher: undefined } : init),
-    } as object),
+    // Every fetch the engine makes: addresses checked before connecting (document-fetch.ts).
+    fetch: documentFetch(MAX_CLIENT_METADATA_BYTES) as never,
     renderError: async (ctx, out) => {
       ctx.status = Math.max(ctx.status, 400);
       ctx.set(PAGE_HEADERS);
@@ -152,18 +176,34 @@ export function createFrontProvider(options: FrontProviderOptions): Provider {
 }
 
 /**
- * Whether a Client ID Metadata Document may be fetched. oidc-provider's own fetch refuses every
- * special-use address (private, link-local, loopback) when it connects, so a public name bound to
- * a private address is refused whatever DNS says when asked; a URL naming this machine itself
- * (`localhost`, `127.0.0.1`, `[::1]`) is the one exception, for hosts and tests on it.
+ * Whether a Client ID Metadata Document may be fetched: an https URL with a path. Its address is
+ * checked when connecting (document-fetch.ts), whatever DNS says.
  */
 function allowFetch(clientId: string): boolean {
   const url = URL.parse(clientId);
   return url !== null && url.protocol === 'https:' && url.pathname !== '/';
 }
 
-/** True for a Client ID Metadata Document URL that names this machine. */
-export function namesThisMachine(url: string): boolean {
-  const parsed = URL.parse(url);
-  return parsed !== null && isLoopback(parsed.hostname);
+/**
+ * `Store` whose `consume` lets one redemption of a code or a refresh token go on: a call that did
+ * not consume it (another request did, at once, on any replica) revokes the grant's whole family,
+ * as a reused code or refresh token does (RFC 6749 section 4.1.2, RFC 9700 section 4.14.2), and
+ * fails with `invalid_grant`.
+ */
+function redeemedOnce(
+  Store: FrontAdapterConstructor,
+  errors: typeof import('oidc-provider').errors,
+): AdapterConstructor {
+  // The engine ignores what `consume` resolves with: a boolean is as good as nothing to it.
+  return class RedeemedOnce extends Store {
+    override async consume(id: string): Promise<boolean> {
+      if (await super.consume(id)) return true;
+      const payload = (await this.find(id)) as AdapterPayload | undefined;
+      if (payload?.grantId !== undefined) {
+        await this.revokeByGrantId(payload.grantId);
+        await new Store('Grant').destroy(payload.grantId);
+      }
+      throw new errors.InvalidGrant('this code or refresh token was already used');
+    }
+  } as unknown as AdapterConstructor;
 }

@@ -5,13 +5,46 @@
  * refresh token, reaches every record of its family on every replica. Redis bounds it: every key
  * expires, and its `maxmemory` caps the whole.
  */
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { AdapterPayload } from 'oidc-provider';
 import type * as RedisModule from 'redis';
 import { CLIENT_IDLE_TTL_S } from './memory-store.js';
-import type { FrontStore } from './options.js';
+import type { FrontAdapter, FrontStore } from './options.js';
 
 /** Where the front's keys live in a Redis it may share with other uses (the fleet token cache). */
 const PREFIX = 'agentchat-mcp:front:';
+
+/**
+ * Marks a record consumed, once: `SET NX` of its consumed key, with the record's own expiry, in
+ * one script so that nothing runs between reading the expiry and the mark. 1 for the call that
+ * marked it, 0 when it was marked already or the record is gone.
+ */
+const CONSUME_ONCE = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -2 then return 0 end
+if ttl > 0 then return redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ttl) and 1 or 0 end
+return redis.call('SET', KEYS[2], ARGV[1], 'NX') and 1 or 0
+`;
+
+/**
+ * A token bucket per caller, shared by every replica: `burst` at once, then one per `refillMs`
+ * (ARGV: burst, refillMs). Redis's clock, so that replicas' clocks do not matter; the key expires
+ * once the bucket would be full again. 1 when a registration is taken, 0 when none is left.
+ */
+const TAKE_REGISTRATION = `
+local burst = tonumber(ARGV[1])
+local refill = tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or burst
+local at = tonumber(state[2]) or now
+tokens = math.min(burst, tokens + (now - at) / refill)
+local taken = 0
+if tokens >= 1 then tokens = tokens - 1; taken = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((burst - tokens) * refill) + 1)
+return taken
+`;
 
 /** What the adapter needs of a Redis client. */
 type Redis = ReturnType<typeof RedisModule.createClient>;
@@ -31,7 +64,7 @@ export async function redisAdapter(url: string): Promise<FrontStore> {
   // A lost connection is retried by the client; each command meanwhile fails, as a sign-in then.
   redis.on('error', () => {});
   await redis.connect();
-  const adapter = class RedisAdapter implements Adapter {
+  const adapter = class RedisAdapter implements FrontAdapter {
     readonly #name: string;
 
     constructor(name: string) {
@@ -40,6 +73,11 @@ export async function redisAdapter(url: string): Promise<FrontStore> {
 
     #key(id: string): string {
       return `${PREFIX}${this.#name}:${id}`;
+    }
+
+    /** The key marking a record consumed, set once (see {@link CONSUME_ONCE}). */
+    #consumedKey(id: string): string {
+      return consumedKeyOf(this.#key(id));
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -70,11 +108,13 @@ export async function redisAdapter(url: string): Promise<FrontStore> {
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       const key = this.#key(id);
-      const text = await redis.get(key);
-      if (text === null) return undefined;
+      const [text, consumed] = await redis.mGet([key, this.#consumedKey(id)]);
+      if (text === null || text === undefined) return undefined;
       // A client in use is kept: its idle lifetime starts again.
       if (this.#name === 'Client') await redis.expire(key, CLIENT_IDLE_TTL_S);
-      return JSON.parse(text) as AdapterPayload;
+      const payload = JSON.parse(text) as AdapterPayload;
+      if (consumed) payload.consumed ??= Number(consumed);
+      return payload;
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -87,29 +127,40 @@ export async function redisAdapter(url: string): Promise<FrontStore> {
       return id === null ? undefined : this.find(id);
     }
 
-    async consume(id: string): Promise<void> {
-      const key = this.#key(id);
-      const text = await redis.get(key);
-      if (text === null) return;
-      const payload = JSON.parse(text) as AdapterPayload;
-      payload.consumed = Math.floor(Date.now() / 1000);
-      await redis.set(key, JSON.stringify(payload), { expiration: 'KEEPTTL' });
+    async consume(id: string): Promise<boolean> {
+      const marked = await redis.eval(CONSUME_ONCE, {
+        keys: [this.#key(id), this.#consumedKey(id)],
+        arguments: [String(Math.floor(Date.now() / 1000))],
+      });
+      return marked === 1;
     }
 
     async destroy(id: string): Promise<void> {
-      await redis.del(this.#key(id));
+      await redis.del([this.#key(id), this.#consumedKey(id)]);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
       const family = `${PREFIX}grant:${grantId}`;
       const keys = await redis.sMembers(family);
-      await redis.del([...keys, family]);
+      await redis.del([...keys, ...keys.map(consumedKeyOf), family]);
     }
   };
   return {
     adapter,
+    async takeRegistration(caller, burst, refillMs) {
+      const taken = await redis.eval(TAKE_REGISTRATION, {
+        keys: [`${PREFIX}registrations:${caller}`],
+        arguments: [String(burst), String(refillMs)],
+      });
+      return taken === 1;
+    },
     close: async () => {
       await redis.close();
     },
   };
+}
+
+/** The key marking the record at `key` consumed. */
+function consumedKeyOf(key: string): string {
+  return `${PREFIX}consumed:${key.slice(PREFIX.length)}`;
 }
