@@ -327,11 +327,21 @@ function parseBaseUrl(baseUrl: string): ServiceBase {
   }
   const { origin, pathname } = new URL(baseUrl);
   const basePath = pathname.replace(/\/+$/, '');
-  return {
-    url: origin + basePath,
-    pathBelow: (path) =>
-      path === basePath || path.startsWith(`${basePath}/`)
-        ? path.slice(basePath.length)
-        : undefined,
-  };
+  return { url: origin + basePath, pathBelow: (path) => pathBelow(basePath, path) };
+}
+
+/**
+ * The part of `path` after `basePath` (`/v1/projects` for `/api/v1/projects` below `/api`), or
+ * `undefined` when `path` is not below it: `/apix` is not below `/api`.
+ *
+ * @example
+ * ```ts
+ * pathBelow('/api', '/api/v1/projects'); // '/v1/projects'
+ * pathBelow('/api', '/apix');            // undefined
+ * ```
+ */
+export function pathBelow(basePath: string, path: string): string | undefined {
+  return path === basePath || path.startsWith(`${basePath}/`)
+    ? path.slice(basePath.length)
+    : undefined;
 }

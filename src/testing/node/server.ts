@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
+import { fallback } from '../handlers/fallback.js';
+import { findEndpoint } from '../handlers/routing.js';
 import { type CorsPolicy, createCorsPolicy } from '../http/cors.js';
 import { errorResponse } from '../http/service-error.js';
 import {
@@ -12,6 +14,7 @@ import {
 import {
   assertKnownOptions,
   type MockHooks,
+  pathBelow,
   positiveWhole,
   SERVICE_OPTION_NAMES,
 } from '../options.js';
@@ -175,13 +178,11 @@ export async function startHookedMockServer(
   await listen(server, port, host);
 
   const url = originOf(server.address() as AddressInfo);
+  const servicePath = normalizeBasePath(basePath);
   let service: MockService;
   let cors: CorsPolicy;
   try {
-    service = createHookedMockService(
-      { ...serviceOptions, baseUrl: url + normalizeBasePath(basePath) },
-      hooks,
-    );
+    service = createHookedMockService({ ...serviceOptions, baseUrl: url + servicePath }, hooks);
     // Checked by the service just now, which refuses both names at once.
     cors = createCorsPolicy(
       serviceOptions.allowedOrigins ?? serviceOptions.corsOrigins,
@@ -198,9 +199,24 @@ export async function startHookedMockServer(
       `No route for ${request.method} ${request.url.slice(url.length)}; the service is under ${service.baseUrl}`,
       (response) => cors.decorate(request, response),
     );
+  // A method fetch cannot carry never reaches the service's handlers: routed here the same way,
+  // so a known path still answers 405 with the methods it takes.
+  const refuseMethod = (method: string, path: string) => {
+    const below = pathBelow(servicePath, path);
+    if (below === undefined) return serverAnswer(404, `No route for ${method} ${path}`);
+    const match = findEndpoint(method, below);
+    const requestId = randomId('req');
+    const response =
+      match.kind === 'endpoint'
+        ? errorResponse(405, requestId, { message: `${method} is not allowed on ${path}` })
+        : fallback(match, method, path, requestId);
+    response.headers.set('x-request-id', requestId);
+    return response;
+  };
   const serve = createBridge({
     origin: url,
     answer,
+    refuseMethod,
     refuse: (status, message) => serverAnswer(status, message),
     reasons: STATUS_CODES,
   });
