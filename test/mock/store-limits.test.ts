@@ -13,7 +13,13 @@ import {
 import { createProjectStore, PROJECT_LIMITS } from '../../src/testing/store/projects.js';
 import { createTokenStore, TOKEN_LIMIT } from '../../src/testing/store/tokens.js';
 
-const request = (key: string) => ({ key, method: 'POST', path: '/v1/projects', fingerprint: 'f' });
+const request = (key: string) => ({
+  caller: 'api-key sk_test',
+  key,
+  method: 'POST',
+  path: '/v1/projects',
+  fingerprint: 'f',
+});
 const answer = (bytes: number) => new Response(new Uint8Array(bytes), { status: 201 });
 
 describe('Idempotency-Key records', () => {

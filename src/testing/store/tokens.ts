@@ -50,6 +50,8 @@ export interface TokenStore {
   isAccessToken(credential: string): boolean;
   issue(grant: TokenGrant): IssuedToken;
   status(accessToken: string): TokenStatus;
+  /** The client a token the mock issued belongs to, whatever its status; `undefined` for others. */
+  clientOf(accessToken: string): string | undefined;
   /** Makes every token expire now. */
   expireAll(): void;
   /** Revokes one token; `false` when the mock never issued it. */
@@ -107,6 +109,7 @@ export function createTokenStore(lifetimeMs: number): TokenStore {
       if (token.revoked) return 'revoked';
       return Date.now() < token.expiresAt ? 'valid' : 'expired';
     },
+    clientOf: (accessToken) => tokens.get(accessToken)?.clientId,
     expireAll() {
       const now = Date.now();
       for (const token of tokens.values()) token.expiresAt = Math.min(token.expiresAt, now);
