@@ -29,6 +29,7 @@ import {
 } from './http/request-body.js';
 import { errorResponse } from './http/service-error.js';
 import { assertMilliseconds } from './http/wait.js';
+import { createIdentityVerifier } from './identity/trusted-issuers.js';
 import { assertNodeRunsMsw } from './node-version.js';
 import { checkServiceOptions, type MockHooks, type MockServiceOptions } from './options.js';
 import { createIdempotencyRecords, type IdempotencyClaim } from './store/idempotency.js';
@@ -232,13 +233,23 @@ export function createHookedMockService(
     maxRequestBytes,
     requestLogLimit,
     projects: seeded,
+    trustedIssuers,
+    audience,
   } = checkServiceOptions(options);
   const projects = createProjectStore(seeded);
   const agent = options.agent ?? builtInAgent;
   const overrides = createOverrides();
+  // An identity token names the token endpoint it is meant for, as RFC 7523 section 3 asks.
+  const audiences = [
+    `${base.url}${issueToken.path}`,
+    ...(audience === undefined ? [] : [audience]),
+  ];
   const oauth = {
     clients: createClientRegistry(options.oauthClients),
     tokens: createTokenStore(tokenLifetimeMs),
+    ...(trustedIssuers === undefined || trustedIssuers.length === 0
+      ? {}
+      : { identities: createIdentityVerifier(trustedIssuers, audiences) }),
   };
   const checkBearer = createBearerCheck(options.apiKeys, oauth.tokens);
   const cors = createCorsPolicy(allowedOrigins, hooks.onCorsRefusal, allowedOriginsName);

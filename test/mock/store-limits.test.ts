@@ -94,7 +94,8 @@ describe('the token store', () => {
   it(`keeps the latest ${TOKEN_LIMIT} tokens; an older one is unknown, as a forged one`, () => {
     const store = createTokenStore(60_000);
     const tokens = [];
-    for (let i = 0; i <= TOKEN_LIMIT; i++) tokens.push(store.issue({ clientId: 'c' }).accessToken);
+    for (let i = 0; i <= TOKEN_LIMIT; i++)
+      tokens.push(store.issue({ clientId: 'c', grant: 'client-credentials' }).accessToken);
     expect(store.status(tokens[0] as string)).toBe('unknown');
     expect(store.status(tokens[1] as string)).toBe('valid');
     expect(store.list()).toHaveLength(TOKEN_LIMIT);

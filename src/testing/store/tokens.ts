@@ -14,8 +14,18 @@ import { randomId } from './ids.js';
 export interface IssuedToken {
   /** The bearer token: `at_` followed by 32 random letters and digits. */
   accessToken: string;
-  /** The client it was issued to. */
+  /**
+   * The client it was issued to: the authenticated client; for a workload identity grant, the
+   * `client_id` sent, or else the identity token's subject.
+   */
   clientId: string;
+  /**
+   * How it was obtained: the client credentials grant, or a workload's identity token traded with
+   * RFC 7523's jwt-bearer grant or RFC 8693's token exchange.
+   */
+  grant: TokenGrantType;
+  /** For the workload identity grants: the identity token's issuer (`iss`) and subject (`sub`). */
+  identity?: { issuer: string; subject: string };
   /** The scope the client asked for, as sent; absent when it asked for none. */
   scope?: string;
   /** The audience the client asked for; absent when it asked for none. */
@@ -27,6 +37,9 @@ export interface IssuedToken {
   /** Revoked by {@link MockOAuth.revokeToken}: refused with 401 from then on. */
   revoked: boolean;
 }
+
+/** The grants the mock's token endpoint issues tokens for, named as the SDK names them. */
+export type TokenGrantType = 'client-credentials' | 'jwt-bearer' | 'token-exchange';
 
 /** What the service makes of a bearer token in the mock's token format. */
 export type TokenStatus = 'valid' | 'expired' | 'revoked' | 'unknown';
@@ -40,6 +53,8 @@ const ACCESS_TOKEN_FORM = /^at_[A-Za-z0-9]{32}$/;
 /** What a token request asked for, once its client is authenticated. */
 export interface TokenGrant {
   clientId: string;
+  grant: TokenGrantType;
+  identity?: { issuer: string; subject: string };
   scope?: string;
   audience?: string;
 }
@@ -76,7 +91,7 @@ export const TOKEN_LIMIT = 10_000;
  * @example
  * ```ts
  * const tokens = createTokenStore(3_600_000);
- * const { accessToken } = tokens.issue({ clientId: 'reporting' });
+ * const { accessToken } = tokens.issue({ clientId: 'reporting', grant: 'client-credentials' });
  * tokens.status(accessToken); // 'valid'
  * ```
  */
@@ -85,11 +100,13 @@ export function createTokenStore(lifetimeMs: number): TokenStore {
 
   return {
     isAccessToken: (credential) => ACCESS_TOKEN_FORM.test(credential),
-    issue({ clientId, scope, audience }) {
+    issue({ clientId, grant, identity, scope, audience }) {
       const issuedAt = Date.now();
       const token: IssuedToken = {
         accessToken: randomId('at', 32),
         clientId,
+        grant,
+        ...(identity === undefined ? {} : { identity: { ...identity } }),
         ...(scope === undefined ? {} : { scope }),
         ...(audience === undefined ? {} : { audience }),
         issuedAt,
@@ -120,7 +137,11 @@ export function createTokenStore(lifetimeMs: number): TokenStore {
       token.revoked = true;
       return true;
     },
-    list: () => [...tokens.values()].map((token) => ({ ...token })),
+    list: () =>
+      [...tokens.values()].map((token) => ({
+        ...token,
+        ...(token.identity === undefined ? {} : { identity: { ...token.identity } }),
+      })),
     clear: () => tokens.clear(),
   };
 }
