@@ -25,6 +25,7 @@ import {
   startMockServer,
   strictListen,
 } from '../../src/testing/index.js';
+import { contractProblems } from '../helpers/openapi-contract.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 
 const SUBJECT = 'repo:acme/support-desk:ref:refs/heads/main';
@@ -113,6 +114,37 @@ describe('createMockService({ trustedIssuers }) with a local issuer, on msw', ()
       issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
     });
     expect(mock.oauth.tokens()).toMatchObject([{ clientId: SUBJECT, grant: 'token-exchange' }]);
+  });
+
+  it('answers both grants, and their refusals, as docs/openapi.yaml describes', async () => {
+    const tokenUrl = `${mock.baseUrl}/oauth/token`;
+    const exchanges = [];
+    for (const [grant, parameter] of [
+      ['jwt-bearer', 'assertion'],
+      ['token-exchange', 'subject_token'],
+    ]) {
+      for (const audience of [tokenUrl, 'https://elsewhere.test']) {
+        const response = await fetch(tokenUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: `urn:ietf:params:oauth:grant-type:${grant}`,
+            [parameter as string]: await issuer.signIdentityToken({ subject: SUBJECT, audience }),
+            subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+          }),
+        });
+        exchanges.push({
+          method: 'POST',
+          path: '/oauth/token',
+          status: response.status,
+          headers: Object.fromEntries(response.headers),
+          body: await response.text(),
+        });
+      }
+    }
+
+    expect(exchanges.map(({ status }) => status)).toEqual([200, 400, 200, 400]);
+    expect(await contractProblems(exchanges)).toEqual([]);
   });
 
   const refusals: Array<[string, (tokenUrl: string) => Promise<string>, RegExp]> = [
