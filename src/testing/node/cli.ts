@@ -173,7 +173,9 @@ async function readArguments(
   if (values['base-path'] !== undefined) options.basePath = values['base-path'];
   if (values.key !== undefined) options.apiKeys = values.key.map((key) => nonEmpty('--key', key));
   if (values.client !== undefined) options.oauthClients = values.client.map(readClient);
-  if (values['trust-issuer'] !== undefined) options.trustedIssuers = values['trust-issuer'];
+  if (values['trust-issuer'] !== undefined) {
+    options.trustedIssuers = values['trust-issuer'].map(readIssuerUrl);
+  }
   if (values.audience !== undefined) options.audience = nonEmpty('--audience', values.audience);
   const lifetime = aliasedFlag(
     values['token-lifetime-ms'],
@@ -279,6 +281,17 @@ function readClient(value: string): OAuthClient {
     throw new UsageError(`--client takes <id>:<secret>, got ${JSON.stringify(value)}`);
   }
   return { clientId, clientSecret };
+}
+
+/** An issuer identifier, as `iss` has it: an http(s) URL. */
+function readIssuerUrl(value: string): string {
+  const protocol = URL.canParse(value) ? new URL(value).protocol : '';
+  if (protocol !== 'https:' && protocol !== 'http:') {
+    throw new UsageError(
+      `--trust-issuer takes an issuer URL such as https://token.actions.githubusercontent.com, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
 }
 
 function wholeNumber(flag: string, value: string, max = Number.MAX_SAFE_INTEGER): number {
