@@ -6,7 +6,7 @@
 import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { closedBy, exchangeOn, openSocket } from '../helpers/raw-http.js';
+import { closedBy, exchangeOn, openSocket, streamBody } from '../helpers/raw-http.js';
 
 let server: MockServer;
 let socket: Socket | undefined;
@@ -86,6 +86,21 @@ describe('a keep-alive connection', () => {
     );
 
     expect((await answer).status).toBe(413);
+  });
+});
+
+describe('an unread body past 64 KiB', () => {
+  it('closes the connection after the answer rather than read on for nothing', async () => {
+    socket = await openSocket(server.url);
+    const answer = closedBy(socket);
+    socket.write(
+      'POST /elsewhere HTTP/1.1\r\nhost: 127.0.0.1\r\ntransfer-encoding: chunked\r\n\r\n',
+    );
+    const written = await streamBody(socket, Number.POSITIVE_INFINITY, true);
+
+    expect((await answer).status).toBe(404);
+    // Read no further than the limit, and the kernels' buffers: never the endless rest.
+    expect(written).toBeLessThan(64 * 1024 * 1024);
   });
 });
 

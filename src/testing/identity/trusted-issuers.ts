@@ -8,6 +8,7 @@
 import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } from 'jose';
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
 import { cut } from '../../internal/cut.js';
+import { signingAlgorithms } from '../../oauth/signing-algorithms.js';
 
 /**
  * An issuer of identity tokens the mock's token endpoint trusts, in
@@ -31,21 +32,6 @@ export interface TrustedIssuer {
    */
   jwksUri?: string;
 }
-
-/** The algorithms an identity token may be signed with: asymmetric ones only, so no shared secret can sign one. */
-const ASYMMETRIC_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-];
 
 /** How long the mock waits for an issuer's discovery document or key set. */
 const ISSUER_TIMEOUT_MS = 10_000;
@@ -177,7 +163,8 @@ export function createIdentityVerifier(
         const { payload } = await jwtVerify(token, keys.get, {
           issuer: entry.issuer,
           audience: [...audiences],
-          algorithms: ASYMMETRIC_ALGORITHMS,
+          // Asymmetric ones only, as the MCP server takes: no shared secret can sign a token.
+          algorithms: [...signingAlgorithms],
           requiredClaims: ['exp', 'sub'],
         });
         return { ok: true, issuer: entry.issuer, subject: payload.sub as string, claims: payload };
