@@ -52,5 +52,5 @@ export type { OAuthClient } from './store/oauth-clients.js';
 export type { StoredProject } from './store/projects.js';
 export type { RecordedRequest } from './store/request-log.js';
 export type { ProjectSeed } from './store/seeds.js';
-export type { IssuedToken, TokenGrantType } from './store/tokens.js';
+export type { IssuedToken, TokenGrantType, TokenIdentity } from './store/tokens.js';
 export { strictListen } from './strict-listen.js';

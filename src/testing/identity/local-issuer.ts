@@ -34,6 +34,7 @@ export interface LocalIssuerOptions {
  *
  * @example
  * ```ts
+ * const issuer = await createLocalIssuer();
  * await issuer.signIdentityToken({
  *   subject: 'repo:acme/support-desk:ref:refs/heads/main',
  *   audience: `${mock.baseUrl}/oauth/token`,
@@ -95,6 +96,7 @@ export interface LocalIssuer {
    * that would replace one the issuer sets.
    * @example
    * ```ts
+   * const issuer = await createLocalIssuer();
    * const expired = await issuer.signIdentityToken({
    *   subject: 'system:serviceaccount:support:desk',
    *   audience: `${mock.baseUrl}/oauth/token`,

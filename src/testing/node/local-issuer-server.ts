@@ -50,6 +50,7 @@ export interface LocalIssuerServer extends LocalIssuer {
    * @throws the error of Node's `server.close()`, should closing fail.
    * @example
    * ```ts
+   * const issuer = await startLocalIssuer();
    * afterAll(() => issuer.close());
    * ```
    */

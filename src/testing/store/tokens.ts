@@ -24,8 +24,8 @@ export interface IssuedToken {
    * RFC 7523's jwt-bearer grant or RFC 8693's token exchange.
    */
   grant: TokenGrantType;
-  /** For the workload identity grants: the identity token's issuer (`iss`) and subject (`sub`). */
-  identity?: { issuer: string; subject: string };
+  /** For the workload identity grants: whom the identity token traded for it named. */
+  identity?: TokenIdentity;
   /** The scope the client asked for, as sent; absent when it asked for none. */
   scope?: string;
   /** The audience the client asked for; absent when it asked for none. */
@@ -38,8 +38,35 @@ export interface IssuedToken {
   revoked: boolean;
 }
 
-/** The grants the mock's token endpoint issues tokens for, named as the SDK names them. */
+/**
+ * The grants the mock's token endpoint issues tokens for, named as `workloadIdentity()`'s `grant`
+ * names them.
+ *
+ * @example
+ * ```ts
+ * const grants: TokenGrantType[] = mock.oauth.tokens().map((token) => token.grant);
+ * ```
+ */
 export type TokenGrantType = 'client-credentials' | 'jwt-bearer' | 'token-exchange';
+
+/**
+ * The workload an access token was issued for, as the identity token it traded named it.
+ *
+ * @example
+ * ```ts
+ * const [token] = mock.oauth.tokens();
+ * expect(token?.identity).toEqual({
+ *   issuer: 'https://issuer.agentchat.test',
+ *   subject: 'repo:acme/support-desk:ref:refs/heads/main',
+ * });
+ * ```
+ */
+export interface TokenIdentity {
+  /** The identity token's issuer (`iss`), one the mock trusts. */
+  issuer: string;
+  /** The identity token's subject (`sub`): the workload. */
+  subject: string;
+}
 
 /** What the service makes of a bearer token in the mock's token format. */
 export type TokenStatus = 'valid' | 'expired' | 'revoked' | 'unknown';
@@ -54,7 +81,7 @@ const ACCESS_TOKEN_FORM = /^at_[A-Za-z0-9]{32}$/;
 export interface TokenGrant {
   clientId: string;
   grant: TokenGrantType;
-  identity?: { issuer: string; subject: string };
+  identity?: TokenIdentity;
   scope?: string;
   audience?: string;
 }
