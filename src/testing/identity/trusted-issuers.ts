@@ -167,7 +167,10 @@ export function createIdentityVerifier(
           algorithms: [...signingAlgorithms],
           requiredClaims: ['exp', 'sub'],
         });
-        return { ok: true, issuer: entry.issuer, subject: payload.sub as string, claims: payload };
+        if (typeof payload.sub !== 'string' || payload.sub === '') {
+          return { ok: false, reason: `The ${name}'s subject (sub) is not a non-empty string` };
+        }
+        return { ok: true, issuer: entry.issuer, subject: payload.sub, claims: payload };
       } catch (error) {
         return { ok: false, reason: refusal(error, name, entry, keys, audiences) };
       }
