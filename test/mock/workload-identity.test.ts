@@ -276,6 +276,32 @@ describe('startMockServer and agentchat-mock, trusting a local issuer over HTTP'
     },
   );
 
+  it('says an issuer that cannot be reached could not give its keys, and asks again next time', async () => {
+    const gone = await startLocalIssuer();
+    const token = await gone.signIdentityToken({ subject: SUBJECT, audience: 'agentchat' });
+    await gone.close();
+    const lonely = await startMockServer({ trustedIssuers: [gone.issuer], audience: 'agentchat' });
+    try {
+      const client = new Client({
+        baseUrl: lonely.baseUrl,
+        maxRetries: 0,
+        apiKey: workloadIdentity({
+          tokenUrl: `${lonely.baseUrl}/oauth/token`,
+          identityToken: () => token,
+        }),
+      });
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const error = await oauthErrorOf(client.projects.create({ name: 'No', agentId: 'a' }));
+        expect(error.error).toBe('invalid_grant');
+        expect(error.errorDescription).toContain(
+          `The keys of the issuer ${gone.issuer} could not be found: its discovery document ${gone.issuer}/.well-known/openid-configuration could not be read`,
+        );
+      }
+    } finally {
+      await lonely.close();
+    }
+  });
+
   it('refuses a wrong audience, an expired token and an untrusted issuer, from the bin too', async () => {
     const stranger = await startLocalIssuer();
     try {
