@@ -30,15 +30,27 @@ export type {
   ProjectParams,
 } from './handlers/overrides.js';
 export {
+  createLocalIssuer,
+  type IdentityTokenClaims,
+  type LocalIssuer,
+  type LocalIssuerOptions,
+} from './identity/local-issuer.js';
+export type { TrustedIssuer } from './identity/trusted-issuers.js';
+export {
   createMockService,
   type MockOAuth,
   type MockService,
   type MockServiceOptions,
 } from './mock-service.js';
+export {
+  type LocalIssuerServer,
+  type LocalIssuerServerOptions,
+  startLocalIssuer,
+} from './node/local-issuer-server.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './node/server.js';
 export type { OAuthClient } from './store/oauth-clients.js';
 export type { StoredProject } from './store/projects.js';
 export type { RecordedRequest } from './store/request-log.js';
 export type { ProjectSeed } from './store/seeds.js';
-export type { IssuedToken } from './store/tokens.js';
+export type { IssuedToken, TokenGrantType, TokenIdentity } from './store/tokens.js';
 export { strictListen } from './strict-listen.js';

@@ -16,7 +16,7 @@ import {
 } from './handlers/overrides.js';
 import { type EndpointMatch, findEndpoint } from './handlers/routing.js';
 import { runOverride } from './handlers/run-override.js';
-import { createBearerCheck } from './http/bearer.js';
+import { callerOf, createBearerCheck } from './http/bearer.js';
 import { createCorsPolicy } from './http/cors.js';
 import { type Exchange, readableCopy } from './http/exchange.js';
 import {
@@ -29,6 +29,7 @@ import {
 } from './http/request-body.js';
 import { errorResponse } from './http/service-error.js';
 import { assertMilliseconds } from './http/wait.js';
+import { createIdentityVerifier } from './identity/trusted-issuers.js';
 import { assertNodeRunsMsw } from './node-version.js';
 import { checkServiceOptions, type MockHooks, type MockServiceOptions } from './options.js';
 import { createIdempotencyRecords, type IdempotencyClaim } from './store/idempotency.js';
@@ -232,13 +233,23 @@ export function createHookedMockService(
     maxRequestBytes,
     requestLogLimit,
     projects: seeded,
+    trustedIssuers,
+    audience,
   } = checkServiceOptions(options);
   const projects = createProjectStore(seeded);
   const agent = options.agent ?? builtInAgent;
   const overrides = createOverrides();
+  // An identity token names the token endpoint it is meant for, as RFC 7523 section 3 asks.
+  const audiences = [
+    `${base.url}${issueToken.path}`,
+    ...(audience === undefined ? [] : [audience]),
+  ];
   const oauth = {
     clients: createClientRegistry(options.oauthClients),
     tokens: createTokenStore(tokenLifetimeMs),
+    ...(trustedIssuers === undefined || trustedIssuers.length === 0
+      ? {}
+      : { identities: createIdentityVerifier(trustedIssuers, audiences) }),
   };
   const checkBearer = createBearerCheck(options.apiKeys, oauth.tokens);
   const cors = createCorsPolicy(allowedOrigins, hooks.onCorsRefusal, allowedOriginsName);
@@ -317,16 +328,20 @@ export function createHookedMockService(
     });
   }
 
-  /** Takes the request's Idempotency-Key on arrival, where one applies: POSTs to the service. */
+  /**
+   * Takes the request's Idempotency-Key on arrival, where one applies: POSTs to the service, with
+   * a key (an empty one is refused later, once the caller is authenticated) and a caller.
+   */
   function claimIdempotencyKey(
     request: Request,
     match: EndpointMatch,
     path: string,
   ): IdempotencyClaim | undefined {
     const key = request.headers.get('idempotency-key');
-    if (key === null || request.method !== 'POST') return undefined;
-    if (match.kind !== 'endpoint' || match.endpoint.authentication !== 'bearer') return undefined;
-    return idempotency.claim({ key, method: request.method, path });
+    if (!key || !takesIdempotencyKey(request, match)) return undefined;
+    const caller = callerOf(request.headers.get('authorization'), oauth.tokens);
+    if (caller === undefined) return undefined;
+    return idempotency.claim({ caller, key, method: request.method, path });
   }
 
   /**
@@ -352,6 +367,15 @@ export function createHookedMockService(
           headers: { 'www-authenticate': refusal.challenge },
         });
       }
+    }
+
+    // As docs/openapi.yaml says (`minLength: 1`): an empty key would be one key shared by every
+    // request sent with it, replaying one caller's answer to another.
+    if (request.headers.get('idempotency-key') === '' && takesIdempotencyKey(request, match)) {
+      return errorResponse(400, requestId, {
+        message:
+          'Idempotency-Key is empty; send a non-empty key (a UUID, say), or no Idempotency-Key header',
+      });
     }
 
     const context: EndpointContext = {
@@ -455,6 +479,15 @@ export function createHookedMockService(
       latencyMs = initialLatency;
     },
   };
+}
+
+/** Whether a request's Idempotency-Key counts: POSTs to the service's operations. */
+function takesIdempotencyKey(request: Request, match: EndpointMatch): boolean {
+  return (
+    request.method === 'POST' &&
+    match.kind === 'endpoint' &&
+    match.endpoint.authentication === 'bearer'
+  );
 }
 
 /** Matches the base URL and every URL below it; msw matches it against URLs without query. */

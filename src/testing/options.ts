@@ -3,6 +3,7 @@ import { closest } from '../internal/closest.js';
 import { fromAlias } from '../internal/deprecated.js';
 import type { MockAgent } from './agent.js';
 import { assertMilliseconds } from './http/wait.js';
+import { type TrustedIssuer, trustedIssuersOf } from './identity/trusted-issuers.js';
 import type { OAuthClient } from './store/oauth-clients.js';
 import { type ProjectSeed, seedProjects } from './store/seeds.js';
 
@@ -40,6 +41,35 @@ export interface MockServiceOptions {
    * @default any client id with a non-empty secret
    */
   oauthClients?: readonly OAuthClient[];
+  /**
+   * Issuers of workload identity tokens (GitHub Actions, a Kubernetes cluster, a cloud, or the
+   * local issuer of {@link createLocalIssuer}) whose tokens the token endpoint takes as a grant:
+   * RFC 7523's jwt-bearer (`assertion`) and RFC 8693's token exchange (`subject_token`), as
+   * `workloadIdentity()` sends them. Each is an issuer URL, whose keys are found by its discovery
+   * document, or `{ issuer, jwksUri }`. A token is taken when it is signed by its issuer's key
+   * with an asymmetric algorithm, names the mock's token URL (or `audience`) in `aud`, and has
+   * not expired; any other is `invalid_grant`, its description naming the check it failed.
+   *
+   * @default none: the token endpoint takes client credentials only
+   * @example
+   * ```ts
+   * const issuer = await createLocalIssuer();
+   * const mock = createMockService({ trustedIssuers: [issuer.issuer] });
+   * ```
+   */
+  trustedIssuers?: readonly (string | TrustedIssuer)[];
+  /**
+   * An `aud` the identity tokens of `trustedIssuers` may carry besides the mock's token URL,
+   * `{baseUrl}/oauth/token`: the audience a platform is configured to put in them (GitHub's
+   * `audience` input, a Kubernetes projected token's `audience`).
+   *
+   * @default the token URL only
+   * @example
+   * ```ts
+   * createMockService({ trustedIssuers: ['https://token.actions.githubusercontent.com'], audience: 'agentchat' });
+   * ```
+   */
+  audience?: string;
   /**
    * Lifetime of the access tokens the token endpoint issues, in whole milliseconds (> 0). The
    * token answer's `expires_in` is in whole seconds, as OAuth has it: the lifetime rounded up,
@@ -143,6 +173,8 @@ export const SERVICE_OPTION_NAMES = [
   'baseUrl',
   'apiKeys',
   'oauthClients',
+  'trustedIssuers',
+  'audience',
   'tokenLifetimeMs',
   'tokenLifetimeSeconds',
   'allowedOrigins',
@@ -231,7 +263,18 @@ export function checkServiceOptions(options: MockServiceOptions) {
     throw new ConfigurationError('apiKeys must be an array of strings');
   }
   const origins = aliased(options, 'allowedOrigins', 'corsOrigins');
+  if (
+    options.audience !== undefined &&
+    (typeof options.audience !== 'string' || options.audience === '')
+  ) {
+    throw new ConfigurationError(
+      `audience must be a non-empty string, got ${JSON.stringify(options.audience)}`,
+    );
+  }
   return {
+    trustedIssuers:
+      options.trustedIssuers === undefined ? undefined : trustedIssuersOf(options.trustedIssuers),
+    audience: options.audience,
     base: parseBaseUrl(options.baseUrl ?? SERVICE_DEFAULTS.baseUrl),
     latencyMs,
     tokenLifetimeMs,
@@ -327,11 +370,21 @@ function parseBaseUrl(baseUrl: string): ServiceBase {
   }
   const { origin, pathname } = new URL(baseUrl);
   const basePath = pathname.replace(/\/+$/, '');
-  return {
-    url: origin + basePath,
-    pathBelow: (path) =>
-      path === basePath || path.startsWith(`${basePath}/`)
-        ? path.slice(basePath.length)
-        : undefined,
-  };
+  return { url: origin + basePath, pathBelow: (path) => pathBelow(basePath, path) };
+}
+
+/**
+ * The part of `path` after `basePath` (`/v1/projects` for `/api/v1/projects` below `/api`), or
+ * `undefined` when `path` is not below it: `/apix` is not below `/api`.
+ *
+ * @example
+ * ```ts
+ * pathBelow('/api', '/api/v1/projects'); // '/v1/projects'
+ * pathBelow('/api', '/apix');            // undefined
+ * ```
+ */
+export function pathBelow(basePath: string, path: string): string | undefined {
+  return path === basePath || path.startsWith(`${basePath}/`)
+    ? path.slice(basePath.length)
+    : undefined;
 }

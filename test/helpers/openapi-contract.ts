@@ -113,6 +113,10 @@ async function loadContract(): Promise<(exchange: Exchange) => string[]> {
     }
 
     function checkBody(content: ResponseObject['content']): string[] {
+      // The answer to a HEAD never has content (RFC 9110 section 9.3.2), whatever a GET's has.
+      if (exchange.method === 'HEAD') {
+        return exchange.body === '' ? [] : [`${label}: a body in the answer to a HEAD`];
+      }
       if (!content)
         return exchange.body === '' ? [] : [`${label}: a body where none is documented`];
       const mediaType = exchange.headers['content-type']?.split(';')[0]?.trim() ?? '';

@@ -82,3 +82,76 @@ export function streamBody(socket: Socket, total: number, chunked: boolean): Pro
     pump();
   });
 }
+
+/** One answer read off a connection that stays open: its status, lower-case headers and body. */
+export interface KeptAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * Writes `request` (a whole request, head and body, unchecked) on an open `socket` and resolves
+ * with the one answer read back, framed by its `Content-Length` or chunked encoding (none for a
+ * HEAD), leaving the connection open for the next. Rejects when the server closes the connection
+ * before the answer is whole.
+ */
+export function exchangeOn(socket: Socket, request: string, head = false): Promise<KeptAnswer> {
+  return new Promise((resolve, reject) => {
+    let buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      const answer = parseAnswer(buffer, head);
+      if (!answer) return;
+      finish();
+      resolve(answer);
+    };
+    const onClose = () => {
+      finish();
+      reject(
+        new Error(
+          `the server closed the connection; it wrote ${JSON.stringify(buffer.toString('latin1'))}`,
+        ),
+      );
+    };
+    const finish = () => {
+      socket.off('data', onData);
+      socket.off('close', onClose);
+    };
+    socket.on('data', onData);
+    socket.once('close', onClose);
+    socket.write(request);
+  });
+}
+
+/** The answer at the start of `buffer` once it is whole, else `undefined`. */
+function parseAnswer(buffer: Buffer, head: boolean): KeptAnswer | undefined {
+  const end = buffer.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [statusLine = '', ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0);
+  const rest = buffer.subarray(end + 4);
+  if (head || status === 204 || status === 304) return { status, headers, body: '' };
+  if (headers['transfer-encoding'] === 'chunked') {
+    let body = '';
+    let at = 0;
+    for (;;) {
+      const lineEnd = rest.indexOf('\r\n', at);
+      if (lineEnd < 0) return undefined;
+      const size = Number.parseInt(rest.subarray(at, lineEnd).toString('latin1'), 16);
+      if (size === 0) return rest.length >= lineEnd + 4 ? { status, headers, body } : undefined;
+      if (rest.length < lineEnd + 2 + size + 2) return undefined;
+      body += rest.subarray(lineEnd + 2, lineEnd + 2 + size).toString('utf8');
+      at = lineEnd + 2 + size + 2;
+    }
+  }
+  const length = Number(headers['content-length'] ?? 0);
+  return rest.length >= length
+    ? { status, headers, body: rest.subarray(0, length).toString('utf8') }
+    : undefined;
+}

@@ -222,6 +222,52 @@ describe('agentchat-mock', () => {
     ]);
   });
 
+  it('trusts the issuers of --trust-issuer for the --audience given, and says so in the banner', async () => {
+    const { outcome, out } = await cli(
+      '--port=0',
+      '--trust-issuer',
+      'https://token.actions.githubusercontent.com',
+      '--trust-issuer',
+      'http://127.0.0.1:8001',
+      '--audience',
+      'agentchat',
+    );
+    if (outcome.kind !== 'serving') throw new Error(`did not start: ${out}`);
+
+    expect(out).toContain(
+      `Workload identity issuers: https://token.actions.githubusercontent.com, http://127.0.0.1:8001 (tokens for ${outcome.server.baseUrl}/oauth/token or agentchat)`,
+    );
+    const refused = await fetch(`${outcome.server.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer&assertion=not-a-jwt',
+    });
+    expect(await refused.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The assertion is not a signed JWT',
+    });
+  });
+
+  it('says in the banner how to take workload identity tokens, when no issuer is trusted', async () => {
+    const { out } = await cli('--port=0');
+
+    expect(out).toContain('Workload identity issuers: none (add with --trust-issuer)');
+  });
+
+  it('refuses a --trust-issuer that is not a URL and an empty --audience, with exit code 2', async () => {
+    for (const [args, message] of [
+      [
+        ['--trust-issuer', 'token.actions.githubusercontent.com'],
+        '--trust-issuer takes an issuer URL',
+      ],
+      [['--audience', ''], '--audience takes a non-empty value'],
+    ] as const) {
+      const { outcome, err } = await cli('--port=0', ...args);
+      expect(outcome).toEqual({ kind: 'exit', code: 2 });
+      expect(err).toEqual([expect.stringContaining(message)]);
+    }
+  });
+
   it('refuses a seed file or an agent module it cannot use, with one line and exit code 2', async () => {
     const dir = await scratchFiles({
       'broken.json': '{"projects": [',

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMockService } from '../../src/testing/index.js';
-import { create, errorOf, send } from '../helpers/send-to-mock.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createMockService, type MockServer, startMockServer } from '../../src/testing/index.js';
+import { create, demo, errorOf, send } from '../helpers/send-to-mock.js';
 
 const key = (value: string) => ({ 'idempotency-key': value });
 
@@ -140,5 +140,89 @@ describe('Idempotency-Key', () => {
     const [a, b] = await Promise.all([token(), token()]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect((await a.json()).access_token).not.toBe((await b.json()).access_token);
+  });
+});
+
+describe('Idempotency-Key over HTTP, between callers', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer({
+      apiKeys: ['sk_alice', 'sk_bob'],
+      oauthClients: [
+        { clientId: 'reporting', clientSecret: 's3cret' },
+        { clientId: 'billing', clientSecret: 's3cret' },
+      ],
+    });
+  });
+  afterEach(() => server.service.reset());
+  afterAll(() => server.close());
+
+  /** A create sent over a real socket with `credential` as the bearer. */
+  const createAs = (credential: string, idempotencyKey: string, body: unknown = demo) =>
+    fetch(`${server.baseUrl}/v1/projects`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${credential}`,
+        'content-type': 'application/json',
+        'idempotency-key': idempotencyKey,
+      },
+      body: JSON.stringify(body),
+    });
+
+  /** A fresh access token for an OAuth client of the mock. */
+  const tokenFor = async (clientId: string) => {
+    const response = await fetch(`${server.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${btoa(`${clientId}:s3cret`)}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    return ((await response.json()) as { access_token: string }).access_token;
+  };
+
+  it('refuses an empty key with 400 and the error body, and creates nothing', async () => {
+    const response = await createAs('sk_alice', '');
+
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringContaining('Idempotency-Key is empty'),
+    });
+    expect((await createAs('sk_bob', '')).status).toBe(400);
+    expect(server.service.projects()).toEqual([]);
+  });
+
+  it('gives two API keys sending the same key and body a project each', async () => {
+    const alice = await createAs('sk_alice', 'order-1');
+    const bob = await createAs('sk_bob', 'order-1');
+
+    expect([alice.status, bob.status]).toEqual([201, 201]);
+    expect(bob.headers.get('idempotent-replayed')).toBeNull();
+    const ids = [(await alice.json()).id, (await bob.json()).id];
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(server.service.projects()).toHaveLength(2);
+    // And another body under the same key is each caller's own business: no 422 across callers.
+    expect((await createAs('sk_bob', 'order-2', { name: 'B', agentId: 'a' })).status).toBe(201);
+    expect((await createAs('sk_alice', 'order-2')).status).toBe(201);
+  });
+
+  it('scopes keys to the OAuth client behind a token, not to the token', async () => {
+    const [reporting, reportingAgain, billing] = await Promise.all([
+      tokenFor('reporting'),
+      tokenFor('reporting'),
+      tokenFor('billing'),
+    ]);
+
+    const first = await createAs(reporting, 'order-1');
+    const otherClient = await createAs(billing, 'order-1');
+    const sameClient = await createAs(reportingAgain, 'order-1');
+
+    expect([first.status, otherClient.status, sameClient.status]).toEqual([201, 201, 201]);
+    expect(otherClient.headers.get('idempotent-replayed')).toBeNull();
+    expect(sameClient.headers.get('idempotent-replayed')).toBe('true');
+    expect((await sameClient.json()).id).toBe((await first.json()).id);
+    expect(server.service.projects()).toHaveLength(2);
   });
 });

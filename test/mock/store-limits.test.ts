@@ -13,7 +13,13 @@ import {
 import { createProjectStore, PROJECT_LIMITS } from '../../src/testing/store/projects.js';
 import { createTokenStore, TOKEN_LIMIT } from '../../src/testing/store/tokens.js';
 
-const request = (key: string) => ({ key, method: 'POST', path: '/v1/projects', fingerprint: 'f' });
+const request = (key: string) => ({
+  caller: 'api-key sk_test',
+  key,
+  method: 'POST',
+  path: '/v1/projects',
+  fingerprint: 'f',
+});
 const answer = (bytes: number) => new Response(new Uint8Array(bytes), { status: 201 });
 
 describe('Idempotency-Key records', () => {
@@ -88,7 +94,8 @@ describe('the token store', () => {
   it(`keeps the latest ${TOKEN_LIMIT} tokens; an older one is unknown, as a forged one`, () => {
     const store = createTokenStore(60_000);
     const tokens = [];
-    for (let i = 0; i <= TOKEN_LIMIT; i++) tokens.push(store.issue({ clientId: 'c' }).accessToken);
+    for (let i = 0; i <= TOKEN_LIMIT; i++)
+      tokens.push(store.issue({ clientId: 'c', grant: 'client-credentials' }).accessToken);
     expect(store.status(tokens[0] as string)).toBe('unknown');
     expect(store.status(tokens[1] as string)).toBe('valid');
     expect(store.list()).toHaveLength(TOKEN_LIMIT);

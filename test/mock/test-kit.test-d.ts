@@ -6,11 +6,21 @@ import {
   type ProjectParams,
   type StoredProject,
   startMockServer,
+  type TokenGrantType,
 } from '../../src/testing/index.js';
 
 const mock = createMockService();
 
 describe('test kit types', () => {
+  it('says how each issued token was obtained, and for which workload', () => {
+    const [token] = mock.oauth.tokens();
+    expectTypeOf(token?.grant).toEqualTypeOf<TokenGrantType | undefined>();
+    expectTypeOf<TokenGrantType>().toEqualTypeOf<
+      'client-credentials' | 'jwt-bearer' | 'token-exchange'
+    >();
+    expectTypeOf(token?.identity).toEqualTypeOf<{ issuer: string; subject: string } | undefined>();
+  });
+
   it('gives each override its operation’s params and project', () => {
     mock.override('projects.get', (context) => {
       expectTypeOf(context).toEqualTypeOf<OverrideContext<'projects.get'>>();

@@ -97,7 +97,7 @@ const projects = [
 ];
 
 describe('the recipes of docs/testing.md', () => {
-  it('are all there: seeds, a scripted agent, overrides, Playwright end to end, an MCP agent', async () => {
+  it('are all there: seeds, a scripted agent, overrides, Playwright end to end, an MCP agent, workload identity', async () => {
     expect([...(await recipes()).keys()]).toEqual([
       'test/projects.test.ts',
       'test/seeded-projects.test.ts',
@@ -106,6 +106,8 @@ describe('the recipes of docs/testing.md', () => {
       'e2e/seed.json',
       'e2e/support-page.test.ts',
       'test/mcp-agent.test.ts',
+      'test/workload-identity.test.ts',
+      'e2e/workload-identity.test.ts',
     ]);
   });
 
@@ -140,8 +142,8 @@ describe('the recipes of docs/testing.md', () => {
           },
         );
 
-        expect(run.stdout + run.stderr).toMatch(/Test Files {2}6 passed \(6\)/);
-        expect(run.stdout).toMatch(/Tests {2}8 passed \(8\)/);
+        expect(run.stdout + run.stderr).toMatch(/Test Files {2}8 passed \(8\)/);
+        expect(run.stdout).toMatch(/Tests {2}11 passed \(11\)/);
         expect(run.code).toBe(0);
 
         // The first recipe's setup, strictListen included, with a test that fetches a real

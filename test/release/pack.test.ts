@@ -202,7 +202,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 3.9 MB unpacked, 1,040 KB packed', () => {
+  it('stays small: under 4.25 MB unpacked, 1,120 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -233,7 +233,14 @@ describe('npm pack', () => {
     // map), and again in the CJS build and its map; its peers stay external, its guide is 10 KB.
     // Packed, 897 KB with it (measured after merging issue 42's work of the same round).
     // Together, with the sign-in front: 3.90 MB (3.72 MiB) unpacked, 1,034 KB (1,010 KiB) packed.
-    expect(packed.unpackedSize).toBeLessThan(3900 * 1024);
-    expect(packed.size).toBeLessThan(1040 * 1024);
+    // Workload identity in the mock (issue 50: the trusted issuers' verifier, the local issuer, the
+    // two grants) then added 349 KB unpacked and 82 KB packed (measured with `npm pack --dry-run`
+    // on both builds: 3.94 MB and 1,048 KB before, 4.29 MB and 1,130 KB after). Most of it is jose:
+    // the CJS build of agentchat/testing bundles jose, as the client's does, and now carries its
+    // remote key set, verification and signing (66 KB of code, 168 KB of source map); the rest is
+    // the mock's new code with its TSDoc in the ESM build, the declarations and the maps (about
+    // 80 KB), and the testing guide's section (10 KB).
+    expect(packed.unpackedSize).toBeLessThan(4250 * 1024);
+    expect(packed.size).toBeLessThan(1120 * 1024);
   });
 });

@@ -1,5 +1,6 @@
 import type { MockAgent } from '../agent.js';
 import type { RequestBody } from '../http/request-body.js';
+import type { IdentityVerifier } from '../identity/trusted-issuers.js';
 import type { ClientRegistry } from '../store/oauth-clients.js';
 import type { ProjectStore } from '../store/projects.js';
 import type { TokenStore } from '../store/tokens.js';
@@ -14,7 +15,12 @@ export interface EndpointContext {
   /** Goes into error bodies; the `x-request-id` header is added for every response elsewhere. */
   requestId: string;
   projects: ProjectStore;
-  oauth: { clients: ClientRegistry; tokens: TokenStore };
+  oauth: {
+    clients: ClientRegistry;
+    tokens: TokenStore;
+    /** Verifies workload identity tokens; absent when no issuer is trusted (`trustedIssuers`). */
+    identities?: IdentityVerifier;
+  };
   /** The agent that answers chat messages: the test's, or the built-in one. */
   agent: MockAgent;
   /** A copy of the request with its body unread, made on demand for a test's own code. */

@@ -42,8 +42,7 @@ export function createBearerCheck(
         challenge: 'Bearer',
       };
     }
-    // The scheme is case-insensitive (RFC 9110); the credential itself is one token.
-    const credential = /^bearer +(\S+) *$/i.exec(authorization)?.[1];
+    const credential = bearerCredential(authorization);
     if (credential === undefined) {
       return {
         message: 'Malformed Authorization header: expected "Bearer <key>"',
@@ -61,4 +60,37 @@ export function createBearerCheck(
     }
     return undefined;
   };
+}
+
+/**
+ * The credential of an `Authorization: Bearer <credential>` header, or `undefined` when the
+ * header is missing or of another form. The scheme is case-insensitive (RFC 9110); the credential
+ * itself is one token.
+ *
+ * @example
+ * ```ts
+ * bearerCredential('bearer sk_test'); // 'sk_test'
+ * bearerCredential('Basic dXNlcjpwYXNz'); // undefined
+ * ```
+ */
+export function bearerCredential(authorization: string | null): string | undefined {
+  return authorization === null ? undefined : /^bearer +(\S+) *$/i.exec(authorization)?.[1];
+}
+
+/**
+ * Who is calling, as far as keeping their Idempotency-Keys apart goes: the OAuth client an access
+ * token was issued to, so that its tokens share their keys, or else the API key itself;
+ * `undefined` without a bearer credential (such a request is refused before a key counts).
+ *
+ * @example
+ * ```ts
+ * callerOf('Bearer sk_test', tokens); // 'api-key sk_test'
+ * callerOf(`Bearer ${accessToken}`, tokens); // 'oauth-client reporting'
+ * ```
+ */
+export function callerOf(authorization: string | null, tokens: TokenStore): string | undefined {
+  const credential = bearerCredential(authorization);
+  if (credential === undefined) return undefined;
+  const clientId = tokens.isAccessToken(credential) ? tokens.clientOf(credential) : undefined;
+  return clientId === undefined ? `api-key ${credential}` : `oauth-client ${clientId}`;
 }

@@ -4,6 +4,7 @@ import { jsonResponse } from './responses.js';
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
+  | 'invalid_grant'
   | 'unsupported_grant_type'
   | 'invalid_scope';
 

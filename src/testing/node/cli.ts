@@ -40,6 +40,9 @@ Options:
   --base-path <path>        path before /v1 (default /api)
   --key <key>               an API key to accept; repeat for more (default: any non-empty key)
   --client <id:secret>      an OAuth client to accept; repeat for more (default: any client)
+  --trust-issuer <url>      an issuer of workload identity tokens whose tokens the token endpoint
+                            takes (jwt-bearer, token exchange); repeat for more (default: none)
+  --audience <aud>          an aud those tokens may name besides the token URL
   --token-lifetime-ms <ms>  lifetime of issued access tokens (default ${SERVICE_DEFAULTS.tokenLifetimeMs});
                             expires_in says it in seconds, rounded up
   --allowed-origin <origin> an origin allowed to call from a browser; repeat for more (default: any)
@@ -142,6 +145,8 @@ const OPTIONS = {
   'base-path': { type: 'string' },
   key: { type: 'string', multiple: true },
   client: { type: 'string', multiple: true },
+  'trust-issuer': { type: 'string', multiple: true },
+  audience: { type: 'string' },
   'token-lifetime-ms': { type: 'string' },
   'token-lifetime': { type: 'string' },
   'allowed-origin': { type: 'string', multiple: true },
@@ -176,6 +181,10 @@ async function readArguments(
   if (values['base-path'] !== undefined) options.basePath = values['base-path'];
   if (values.key !== undefined) options.apiKeys = values.key.map((key) => nonEmpty('--key', key));
   if (values.client !== undefined) options.oauthClients = values.client.map(readClient);
+  if (values['trust-issuer'] !== undefined) {
+    options.trustedIssuers = values['trust-issuer'].map(readIssuerUrl);
+  }
+  if (values.audience !== undefined) options.audience = nonEmpty('--audience', values.audience);
   const lifetime = aliasedFlag(
     values['token-lifetime-ms'],
     values['token-lifetime'],
@@ -282,6 +291,17 @@ function readClient(value: string): OAuthClient {
   return { clientId, clientSecret };
 }
 
+/** An issuer identifier, as `iss` has it: an http(s) URL. */
+function readIssuerUrl(value: string): string {
+  const protocol = URL.canParse(value) ? new URL(value).protocol : '';
+  if (protocol !== 'https:' && protocol !== 'http:') {
+    throw new UsageError(
+      `--trust-issuer takes an issuer URL such as https://token.actions.githubusercontent.com, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
 function wholeNumber(flag: string, value: string, max = Number.MAX_SAFE_INTEGER): number {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(number) || number > max) {
@@ -309,6 +329,9 @@ function banner(server: MockServer, options: MockServerOptions): string {
   const origins = options.allowedOrigins
     ? options.allowedOrigins.join(', ') || 'none'
     : 'any (narrow with --allowed-origin)';
+  const issuers = options.trustedIssuers?.length
+    ? `${options.trustedIssuers.map((entry) => (typeof entry === 'string' ? entry : entry.issuer)).join(', ')} (tokens for ${[`${baseUrl}/oauth/token`, ...(options.audience ? [options.audience] : [])].join(' or ')})`
+    : 'none (add with --trust-issuer)';
   const seeded = server.service.projects().map(({ id }) => id);
   // RFC 6749 section 2.3.1: the id and the secret are form-urlencoded before HTTP Basic.
   const basic = `${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`;
@@ -316,6 +339,7 @@ function banner(server: MockServer, options: MockServerOptions): string {
   return `agentchat mock service listening on ${baseUrl}
 API keys: ${keys}
 OAuth clients: ${clients}
+Workload identity issuers: ${issuers}
 Browser origins (CORS): ${origins}
 Projects: ${seeded.length > 0 ? seeded.join(', ') : 'none yet'}
 Agent: ${options.agent ? 'scripted (--agent)' : 'built in'}

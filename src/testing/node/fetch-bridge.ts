@@ -4,13 +4,19 @@
  * as a stream that reads from the socket only as fast as the service reads it, the request's
  * signal aborts when the client goes away, and the answer is written as fast as the client takes
  * it. What it leaves to us: the URL (this server's origin, whatever the Host says, and a path
- * even when the request line held an absolute URL), errors, and closing a connection whose body
- * was left unread.
+ * even when the request line held an absolute URL), methods fetch cannot carry, errors, and the
+ * body of a request answered without reading it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequest, sendResponse } from '@remix-run/node-fetch-server';
-import { closeLingeringly } from '../../internal/lingering-close.js';
 import { splitAbsoluteForm } from '../../internal/request-target.js';
+import { discardUnreadBody } from './unread-body.js';
+
+/**
+ * Methods a fetch `Request` cannot be made with (the Fetch standard's forbidden methods), which
+ * node:http still hands over; CONNECT never reaches a `request` listener.
+ */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** What {@link createBridge} needs to know about the server it serves. */
 export interface BridgeOptions {
@@ -21,6 +27,11 @@ export interface BridgeOptions {
   readonly origin: string;
   /** Answers a request; a `Response` of type `error` (a network-error fault) drops the connection. */
   readonly answer: (request: Request) => Promise<Response>;
+  /**
+   * Answers a request whose method fetch cannot carry (TRACE, TRACK), by its method and its path
+   * (still percent-encoded): the service's 405 with `Allow` on a path it knows.
+   */
+  readonly refuseMethod: (method: string, path: string) => Response;
   /** The server's own error answer, for a request that could not be answered otherwise. */
   readonly refuse: (status: number, message: string) => Response;
   /** Reason phrases by status, Node's `STATUS_CODES`. */
@@ -28,17 +39,18 @@ export interface BridgeOptions {
 }
 
 /**
- * Makes the listener of Node's `request` event. An error thrown while answering is answered by
- * `refuse`: 400 for a request fetch cannot represent (a TRACE, a bad URL), else 500.
+ * Makes the listener of Node's `request` event. A method fetch cannot carry is answered by
+ * `refuseMethod`; an error thrown while answering by `refuse`: 400 for a request fetch cannot
+ * represent (a bad URL), else 500.
  *
  * @example
  * ```ts
  * const { STATUS_CODES } = await import('node:http');
- * const serve = createBridge({ origin, answer, refuse, reasons: STATUS_CODES });
+ * const serve = createBridge({ origin, answer, refuseMethod, refuse, reasons: STATUS_CODES });
  * server.on('request', (req, res) => serve(req, res).catch(() => res.destroy()));
  * ```
  */
-export function createBridge({ origin, answer, refuse, reasons }: BridgeOptions) {
+export function createBridge({ origin, answer, refuseMethod, refuse, reasons }: BridgeOptions) {
   const { host, protocol } = new URL(origin);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // An absolute-form target names a host, which this server's own origin replaces anyway.
@@ -46,7 +58,9 @@ export function createBridge({ origin, answer, refuse, reasons }: BridgeOptions)
     if (absolute !== undefined) req.url = absolute.path;
     let response: Response;
     try {
-      response = await answer(createRequest(req, res, { host, protocol }));
+      response = FORBIDDEN_METHODS.has(req.method ?? '')
+        ? refuseMethod(req.method ?? '', new URL(req.url ?? '/', origin).pathname)
+        : await answer(createRequest(req, res, { host, protocol }));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       response = refuse(
@@ -60,10 +74,11 @@ export function createBridge({ origin, answer, refuse, reasons }: BridgeOptions)
       req.socket.destroy();
       return;
     }
-    // Answered before the whole body arrived (a 413): the rest is not worth reading. Not
-    // `Connection: close`, with which Node would drop the connection, unread bytes and all, as
-    // soon as the answer is written, and the client could be reset before reading it.
-    if (!req.complete) res.once('finish', () => closeLingeringly(req.socket));
+    // Answered before the whole body arrived (a 413, a refusal that needed no body): a small rest
+    // is read and dropped, keeping the connection for the next request; a large one is not worth
+    // reading. Not `Connection: close`, with which Node would drop the connection, unread bytes
+    // and all, as soon as the answer is written, and the client could be reset before reading it.
+    if (!req.complete) res.once('finish', () => discardUnreadBody(req));
     // sendResponse writes `statusText` as the reason phrase, and a fetch Response made without
     // one has none: `HTTP/1.1 201 ` rather than `HTTP/1.1 201 Created`.
     const reason = response.statusText || reasons[response.status];

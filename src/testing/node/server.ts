@@ -1,7 +1,8 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
 import { ConfigurationError } from '../../core/errors/configuration-error.js';
+import { fallback } from '../handlers/fallback.js';
+import { findEndpoint } from '../handlers/routing.js';
 import { type CorsPolicy, createCorsPolicy } from '../http/cors.js';
 import { errorResponse } from '../http/service-error.js';
 import {
@@ -12,10 +13,12 @@ import {
 import {
   assertKnownOptions,
   type MockHooks,
+  pathBelow,
   positiveWhole,
   SERVICE_OPTION_NAMES,
 } from '../options.js';
 import { randomId } from '../store/ids.js';
+import { closeServer, listen, originOf } from './listening.js';
 import { SERVER_DEFAULTS } from './server-defaults.js';
 
 /**
@@ -170,13 +173,11 @@ export async function startHookedMockServer(
   await listen(server, port, host);
 
   const url = originOf(server.address() as AddressInfo);
+  const servicePath = normalizeBasePath(basePath);
   let service: MockService;
   let cors: CorsPolicy;
   try {
-    service = createHookedMockService(
-      { ...serviceOptions, baseUrl: url + normalizeBasePath(basePath) },
-      hooks,
-    );
+    service = createHookedMockService({ ...serviceOptions, baseUrl: url + servicePath }, hooks);
     // Checked by the service just now, which refuses both names at once.
     cors = createCorsPolicy(
       serviceOptions.allowedOrigins ?? serviceOptions.corsOrigins,
@@ -193,9 +194,24 @@ export async function startHookedMockServer(
       `No route for ${request.method} ${request.url.slice(url.length)}; the service is under ${service.baseUrl}`,
       (response) => cors.decorate(request, response),
     );
+  // A method fetch cannot carry never reaches the service's handlers: routed here the same way,
+  // so a known path still answers 405 with the methods it takes.
+  const refuseMethod = (method: string, path: string) => {
+    const below = pathBelow(servicePath, path);
+    if (below === undefined) return serverAnswer(404, `No route for ${method} ${path}`);
+    const match = findEndpoint(method, below);
+    const requestId = randomId('req');
+    const response =
+      match.kind === 'endpoint'
+        ? errorResponse(405, requestId, { message: `${method} is not allowed on ${path}` })
+        : fallback(match, method, path, requestId);
+    response.headers.set('x-request-id', requestId);
+    return response;
+  };
   const serve = createBridge({
     origin: url,
     answer,
+    refuseMethod,
     refuse: (status, message) => serverAnswer(status, message),
     reasons: STATUS_CODES,
   });
@@ -230,55 +246,6 @@ function serverAnswer(
   response.headers.set('x-request-id', requestId);
   decorate(response);
   return response;
-}
-
-/** What a listen error means, for the one line a user reads. */
-const LISTEN_ERRORS: Readonly<Record<string, string>> = {
-  EADDRINUSE: 'the port is already in use',
-  EACCES: 'permission denied (ports below 1024 need privileges)',
-  EADDRNOTAVAIL: 'the address is not available on this machine',
-  ENOTFOUND: 'the host name does not resolve',
-};
-
-/** Connections the kernel may queue before the server accepts them. */
-const LISTEN_BACKLOG = 4_096;
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const reason = LISTEN_ERRORS[error.code ?? ''] ?? error.message;
-      reject(
-        Object.assign(
-          new Error(`Cannot listen on ${host}:${port}: ${reason} (${error.code ?? 'error'})`, {
-            cause: error,
-          }),
-          { code: error.code },
-        ),
-      );
-    };
-    server.once('error', onError);
-    // A deep accept queue: a test suite opening a thousand connections at once on a busy machine
-    // would otherwise overflow Node's default of 511, and the kernel drop the rest of the SYNs
-    // until a client's connect timeout ends them (capped by the system's somaxconn).
-    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    // Idle keep-alive sockets and hanging requests would otherwise hold close() open for minutes.
-    server.closeAllConnections();
-  });
-}
-
-/** `http://host:port` for the bound address; wildcard addresses become loopback, which clients can reach. */
-function originOf({ address, family, port }: AddressInfo): string {
-  if (family === 'IPv6') return `http://[${address === '::' ? '::1' : address}]:${port}`;
-  return `http://${address === '0.0.0.0' ? '127.0.0.1' : address}:${port}`;
 }
 
 /** `/api`, `api/` and `/api/` all mean `/api`; `/` and `` mean the root. */

@@ -8,7 +8,12 @@ export interface TokenResponseBody {
   expires_in: number;
   /** The scope granted; sent when the client asked for one. */
   scope?: string;
+  /** For a token exchange (RFC 8693 section 2.2.1): the type of the token issued, an access token. */
+  issued_token_type?: typeof ACCESS_TOKEN_TYPE;
 }
+
+/** RFC 8693 section 3's identifier of an access token. */
+export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 /**
  * The token response for an issued token.
@@ -26,5 +31,6 @@ export function serializeToken(token: IssuedToken): TokenResponseBody {
     // a token already expired.
     expires_in: Math.ceil((token.expiresAt - token.issuedAt) / 1000),
     ...(token.scope === undefined ? {} : { scope: token.scope }),
+    ...(token.grant === 'token-exchange' ? { issued_token_type: ACCESS_TOKEN_TYPE } : {}),
   };
 }

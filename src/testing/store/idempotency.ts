@@ -1,8 +1,10 @@
 /**
- * Where an Idempotency-Key applies. Keys are scoped by method and path as well, so the same key
- * on create and on chat are two keys.
+ * Where an Idempotency-Key applies. Keys are scoped by caller, method and path as well: two
+ * callers' keys never meet, and the same key on create and on chat are two keys.
  */
 export interface IdempotencyScope {
+  /** Who sent it: an API key, or the OAuth client behind an access token (see `callerOf`). */
+  caller: string;
   key: string;
   method: string;
   path: string;
@@ -25,7 +27,7 @@ export type IdempotencyVerdict =
 
 /** A request's hold on its key while it is processed, from arrival to answer. */
 export interface IdempotencyClaim {
-  /** The key, method and path the claim is for. */
+  /** The caller, key, method and path the claim is for. */
   readonly scope: IdempotencyScope;
   /** Another request with this key was still being processed when this one arrived. */
   readonly busy: boolean;
@@ -67,7 +69,8 @@ export function createIdempotencyRecords() {
   const completed = new Map<string, CompletedRequest>();
   // The claim holding each key, so a release from before reset() cannot free a newer claim.
   const inFlight = new Map<string, IdempotencyClaim>();
-  const scopeOf = ({ key, method, path }: IdempotencyScope) => JSON.stringify([key, method, path]);
+  const scopeOf = ({ caller, key, method, path }: IdempotencyScope) =>
+    JSON.stringify([caller, key, method, path]);
   // The size of the bodies kept, against IDEMPOTENCY_LIMITS.bytes.
   let bytes = 0;
   const forget = (id: string) => {
@@ -79,7 +82,8 @@ export function createIdempotencyRecords() {
     /** Takes the key for a request that just arrived, or reports it busy. */
     claim(request: IdempotencyScope): IdempotencyClaim {
       const id = scopeOf(request);
-      const scope = { key: request.key, method: request.method, path: request.path };
+      const { caller, key, method, path } = request;
+      const scope = { caller, key, method, path };
       if (inFlight.has(id)) return { scope, busy: true, release: () => {} };
       const claim: IdempotencyClaim = {
         scope,

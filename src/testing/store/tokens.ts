@@ -14,8 +14,18 @@ import { randomId } from './ids.js';
 export interface IssuedToken {
   /** The bearer token: `at_` followed by 32 random letters and digits. */
   accessToken: string;
-  /** The client it was issued to. */
+  /**
+   * The client it was issued to: the authenticated client; for a workload identity grant, the
+   * `client_id` sent, or else the identity token's subject.
+   */
   clientId: string;
+  /**
+   * How it was obtained: the client credentials grant, or a workload's identity token traded with
+   * RFC 7523's jwt-bearer grant or RFC 8693's token exchange.
+   */
+  grant: TokenGrantType;
+  /** For the workload identity grants: whom the identity token traded for it named. */
+  identity?: TokenIdentity;
   /** The scope the client asked for, as sent; absent when it asked for none. */
   scope?: string;
   /** The audience the client asked for; absent when it asked for none. */
@@ -26,6 +36,36 @@ export interface IssuedToken {
   expiresAt: number;
   /** Revoked by {@link MockOAuth.revokeToken}: refused with 401 from then on. */
   revoked: boolean;
+}
+
+/**
+ * The grants the mock's token endpoint issues tokens for, named as `workloadIdentity()`'s `grant`
+ * names them.
+ *
+ * @example
+ * ```ts
+ * const grants: TokenGrantType[] = mock.oauth.tokens().map((token) => token.grant);
+ * ```
+ */
+export type TokenGrantType = 'client-credentials' | 'jwt-bearer' | 'token-exchange';
+
+/**
+ * The workload an access token was issued for, as the identity token it traded named it.
+ *
+ * @example
+ * ```ts
+ * const [token] = mock.oauth.tokens();
+ * expect(token?.identity).toEqual({
+ *   issuer: 'https://issuer.agentchat.test',
+ *   subject: 'repo:acme/support-desk:ref:refs/heads/main',
+ * });
+ * ```
+ */
+export interface TokenIdentity {
+  /** The identity token's issuer (`iss`), one the mock trusts. */
+  issuer: string;
+  /** The identity token's subject (`sub`): the workload. */
+  subject: string;
 }
 
 /** What the service makes of a bearer token in the mock's token format. */
@@ -40,6 +80,8 @@ const ACCESS_TOKEN_FORM = /^at_[A-Za-z0-9]{32}$/;
 /** What a token request asked for, once its client is authenticated. */
 export interface TokenGrant {
   clientId: string;
+  grant: TokenGrantType;
+  identity?: TokenIdentity;
   scope?: string;
   audience?: string;
 }
@@ -50,6 +92,8 @@ export interface TokenStore {
   isAccessToken(credential: string): boolean;
   issue(grant: TokenGrant): IssuedToken;
   status(accessToken: string): TokenStatus;
+  /** The client a token the mock issued belongs to, whatever its status; `undefined` for others. */
+  clientOf(accessToken: string): string | undefined;
   /** Makes every token expire now. */
   expireAll(): void;
   /** Revokes one token; `false` when the mock never issued it. */
@@ -74,7 +118,7 @@ export const TOKEN_LIMIT = 10_000;
  * @example
  * ```ts
  * const tokens = createTokenStore(3_600_000);
- * const { accessToken } = tokens.issue({ clientId: 'reporting' });
+ * const { accessToken } = tokens.issue({ clientId: 'reporting', grant: 'client-credentials' });
  * tokens.status(accessToken); // 'valid'
  * ```
  */
@@ -83,11 +127,13 @@ export function createTokenStore(lifetimeMs: number): TokenStore {
 
   return {
     isAccessToken: (credential) => ACCESS_TOKEN_FORM.test(credential),
-    issue({ clientId, scope, audience }) {
+    issue({ clientId, grant, identity, scope, audience }) {
       const issuedAt = Date.now();
       const token: IssuedToken = {
         accessToken: randomId('at', 32),
         clientId,
+        grant,
+        ...(identity === undefined ? {} : { identity: { ...identity } }),
         ...(scope === undefined ? {} : { scope }),
         ...(audience === undefined ? {} : { audience }),
         issuedAt,
@@ -107,6 +153,7 @@ export function createTokenStore(lifetimeMs: number): TokenStore {
       if (token.revoked) return 'revoked';
       return Date.now() < token.expiresAt ? 'valid' : 'expired';
     },
+    clientOf: (accessToken) => tokens.get(accessToken)?.clientId,
     expireAll() {
       const now = Date.now();
       for (const token of tokens.values()) token.expiresAt = Math.min(token.expiresAt, now);
@@ -117,7 +164,11 @@ export function createTokenStore(lifetimeMs: number): TokenStore {
       token.revoked = true;
       return true;
     },
-    list: () => [...tokens.values()].map((token) => ({ ...token })),
+    list: () =>
+      [...tokens.values()].map((token) => ({
+        ...token,
+        ...(token.identity === undefined ? {} : { identity: { ...token.identity } }),
+      })),
     clear: () => tokens.clear(),
   };
 }

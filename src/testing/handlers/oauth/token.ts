@@ -1,23 +1,28 @@
 import { readClientAuthentication } from '../../http/client-auth.js';
-import { NO_STORE, oauthErrorResponse } from '../../http/oauth-error.js';
-import { jsonResponse } from '../../http/responses.js';
-import { serializeToken } from '../../serializers/token.js';
-import { SCOPE_TOKEN } from '../../store/oauth-clients.js';
+import { oauthErrorResponse } from '../../http/oauth-error.js';
 import type { Endpoint } from '../endpoint.js';
+import { FEDERATION_GRANTS, federationGrant } from './federation-grants.js';
+import { authenticate, issue } from './token-issuance.js';
 
 /** The parameters a token request may carry; each at most once (RFC 6749 section 3.2). */
-const PARAMETERS = ['grant_type', 'scope', 'audience', 'client_id', 'client_secret'] as const;
+const PARAMETERS = [
+  'grant_type',
+  'scope',
+  'audience',
+  'client_id',
+  'client_secret',
+  'assertion',
+  'subject_token',
+  'subject_token_type',
+  'requested_token_type',
+] as const;
 
 /**
- * A challenge on every `invalid_client`: a 401 must carry one (RFC 9110 section 11.6.1), and
- * RFC 6749 section 5.2 asks for the scheme the client tried, which can only have been Basic.
- */
-const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="agentchat-mock", charset="UTF-8"' };
-
-/**
- * `POST /oauth/token`: the OAuth 2.0 client credentials grant (RFC 6749 section 4.4). Checks, in
- * order: the form body, each parameter at most once, one client authentication method, a
- * `grant_type`, the client's credentials, the grant type, the scope; then issues a bearer token.
+ * `POST /oauth/token`: the OAuth 2.0 client credentials grant (RFC 6749 section 4.4), and, with
+ * trusted issuers, a workload's identity token traded by RFC 7523's jwt-bearer grant or RFC 8693's
+ * token exchange (see ./federation-grants.ts). Checks, in order: the form body, each parameter at
+ * most once, one client authentication method, a `grant_type`; then the grant's own checks, the
+ * scope; then issues a bearer token.
  *
  * @example
  * ```ts
@@ -30,7 +35,8 @@ export const issueToken: Endpoint = {
   method: 'POST',
   path: '/oauth/token',
   authentication: 'oauth-client',
-  handle({ headers, body, oauth }) {
+  handle(context) {
+    const { headers, body } = context;
     const mediaType = headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (mediaType !== 'application/x-www-form-urlencoded') {
       return oauthErrorResponse(
@@ -59,58 +65,21 @@ export const issueToken: Endpoint = {
     if (grantType === undefined) {
       return oauthErrorResponse('invalid_request', 'The grant_type parameter is missing');
     }
-
-    if (client.kind === 'none') {
-      return oauthErrorResponse(
-        'invalid_client',
-        'No client authentication: send HTTP Basic credentials, or client_id and client_secret',
-        BASIC_CHALLENGE,
-      );
-    }
-    if (client.kind === 'unreadable')
-      return oauthErrorResponse('invalid_client', client.reason, BASIC_CHALLENGE);
-    const registered = oauth.clients.authenticate(client.clientId, client.clientSecret);
-    if (!registered) {
-      const description =
-        client.clientSecret === ''
-          ? 'The client_secret is missing'
-          : 'Unknown client or wrong secret';
-      return oauthErrorResponse(
-        'invalid_client',
-        `Client authentication failed: ${description}`,
-        BASIC_CHALLENGE,
-      );
+    if (Object.hasOwn(FEDERATION_GRANTS, grantType)) {
+      return federationGrant(grantType as keyof typeof FEDERATION_GRANTS, client, form, context);
     }
 
+    const registered = authenticate(client, context);
+    if (registered instanceof Response) return registered;
     if (grantType !== 'client_credentials') {
       return oauthErrorResponse(
         'unsupported_grant_type',
         `The grant type ${JSON.stringify(grantType)} is not supported; use client_credentials`,
       );
     }
-
-    const scope = form.get('scope') || undefined;
-    const scopeProblem = scope === undefined ? undefined : checkScope(scope, registered.scopes);
-    if (scopeProblem) return oauthErrorResponse('invalid_scope', scopeProblem);
-
-    const audience = form.get('audience') || undefined;
-    const token = oauth.tokens.issue({
+    return issue(form, registered.scopes, context, {
       clientId: registered.clientId,
-      ...(scope === undefined ? {} : { scope }),
-      ...(audience === undefined ? {} : { audience }),
+      grant: 'client-credentials',
     });
-    return jsonResponse(200, serializeToken(token), NO_STORE);
   },
 };
-
-/** Why a scope is refused: its syntax (RFC 6749 section 3.3), or a token the client may not ask for. */
-function checkScope(scope: string, allowed: readonly string[] | undefined): string | undefined {
-  const tokens = scope.split(' ');
-  if (!tokens.every((token) => SCOPE_TOKEN.test(token))) {
-    return 'The scope must be scope tokens separated by single spaces (RFC 6749 section 3.3)';
-  }
-  const refused = allowed ? tokens.filter((token) => !allowed.includes(token)) : [];
-  return refused.length > 0
-    ? `The client may not ask for the scope ${refused.map((token) => JSON.stringify(token)).join(', ')}`
-    : undefined;
-}
