@@ -61,7 +61,15 @@ const RUN_TIMEOUT_MS = 120_000;
 
 let service: MockServer;
 let issuer: AuthorizationServer;
+let upstream: UpstreamIdentityProvider;
+let browser: Browser;
 let workDir: string;
+/** One server per mode: pass-through, protected, and the sign-in front. */
+let plain: McpHttpProcess;
+let protectedServer: McpHttpProcess;
+let front: McpHttpProcess;
+/** Such as `http://127.0.0.1:41234`: the front's origin, its issuer. */
+let frontOrigin: string;
 const servers: McpHttpProcess[] = [];
 const proxies: CredentialProxy[] = [];
 
@@ -106,30 +114,49 @@ async function expectServerConformance(url: string, selection: readonly string[]
 }
 
 beforeAll(async () => {
-  [service, issuer, workDir] = await Promise.all([
+  const frontPort = await freePort();
+  frontOrigin = `http://127.0.0.1:${frontPort}`;
+  [service, issuer, upstream, browser, workDir] = await Promise.all([
     startMockServer({ apiKeys: [SERVER_KEY] }),
     startAuthorizationServer(),
+    // The front's identity provider knows the front's origin before it starts.
+    startUpstreamIdentityProvider(frontOrigin),
+    launchChromium(),
     mkdtemp(join(tmpdir(), 'agentchat-conformance-')),
+  ]);
+  [plain, protectedServer, front] = await Promise.all([
+    startServer([]),
+    startServer(['--authorization-server', issuer.issuer], { AGENTCHAT_API_KEY: SERVER_KEY }),
+    startServer(
+      ['--upstream-issuer', upstream.issuer, '--upstream-client-id', upstream.clientId],
+      { AGENTCHAT_API_KEY: SERVER_KEY, AGENTCHAT_UPSTREAM_CLIENT_SECRET: upstream.clientSecret },
+      frontPort,
+    ),
   ]);
 });
 afterAll(async () => {
+  await browser?.close();
   await Promise.all(proxies.map((proxy) => proxy.close()));
   await Promise.all(servers.map((server) => server.stop()));
+  await upstream?.close();
   await issuer?.close();
   await service?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
+/** A proxy to `url` sending `authorization`, closed after the file. */
+async function withCredential(url: string, authorization: string): Promise<CredentialProxy> {
+  const proxy = await startCredentialProxy(url, authorization);
+  proxies.push(proxy);
+  return proxy;
+}
+
 describe('the MCP conformance suite, server scenarios', { timeout: 4 * RUN_TIMEOUT_MS }, () => {
-  /** The pass-through server, no credential of its own. */
-  let plain: McpHttpProcess;
   /** The pass-through server behind a host that sends the service key. */
   let plainProxy: CredentialProxy;
 
   beforeAll(async () => {
-    plain = await startServer([]);
-    plainProxy = await startCredentialProxy(plain.url, `Bearer ${SERVER_KEY}`);
-    proxies.push(plainProxy);
+    plainProxy = await withCredential(plain.url, `Bearer ${SERVER_KEY}`);
   });
 
   it('holds for agentchat-mcp --http with a service key per request', async () => {
@@ -139,13 +166,10 @@ describe('the MCP conformance suite, server scenarios', { timeout: 4 * RUN_TIMEO
   });
 
   it('holds for agentchat-mcp --http --authorization-server with a token per request', async () => {
-    const server = await startServer(['--authorization-server', issuer.issuer], {
-      AGENTCHAT_API_KEY: SERVER_KEY,
-    });
-    issuer.addMcpResource(server.url);
-    const token = await issuer.issueToken(issuer.mcpClients.writer, server.url, mcpScopes);
-    const proxy = await startCredentialProxy(server.url, `Bearer ${token}`);
-    proxies.push(proxy);
+    // An RFC 9068 token for the endpoint, with the scopes of every tool.
+    issuer.addMcpResource(protectedServer.url);
+    const token = await issuer.issueToken(issuer.mcpClients.writer, protectedServer.url, mcpScopes);
+    const proxy = await withCredential(protectedServer.url, `Bearer ${token}`);
     await Promise.all(SELECTIONS.map((selection) => expectServerConformance(proxy.url, selection)));
   });
 
@@ -224,35 +248,11 @@ async function readResults(directory: string): Promise<Map<string, Check[]>> {
 }
 
 describe('the MCP conformance suite, authorization-server scenarios', { timeout: 180_000 }, () => {
-  let upstream: UpstreamIdentityProvider;
-  let front: McpHttpProcess;
-  let origin: string;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    [upstream, browser] = await Promise.all([
-      startUpstreamIdentityProvider(origin),
-      launchChromium(),
-    ]);
-    front = await startServer(
-      ['--upstream-issuer', upstream.issuer, '--upstream-client-id', upstream.clientId],
-      { AGENTCHAT_API_KEY: SERVER_KEY, AGENTCHAT_UPSTREAM_CLIENT_SECRET: upstream.clientSecret },
-      port,
-    );
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await front?.stop();
-    await upstream?.close();
-  });
-
   it('holds for the sign-in front: its metadata, and a code grant a person signs in to', async () => {
-    // The suite's client: registered as a host registers, redirecting to the suite's callback.
+    // The suite's client, registered as a host registers, redirecting to the suite's callback.
     const callbackPort = await freePort();
     const callback = `http://127.0.0.1:${callbackPort}/callback`;
-    const { clientId } = await registerPublicClient(origin, callback, 'MCP conformance suite');
+    const { clientId } = await registerPublicClient(frontOrigin, callback, 'Conformance suite');
     const results = join(workDir, 'authorization');
     const suite = await startProcess(
       process.execPath,
@@ -260,7 +260,7 @@ describe('the MCP conformance suite, authorization-server scenarios', { timeout:
         suiteBin,
         'authorization',
         '--url',
-        origin,
+        frontOrigin,
         '--client-id',
         clientId,
         '--port',
@@ -277,9 +277,14 @@ describe('the MCP conformance suite, authorization-server scenarios', { timeout:
     suite.child.stdout.on('data', (chunk: Buffer) => {
       printed += chunk;
     });
-    const page = await browser.newPage();
-    await signInAsPerson(page, new URL(suite.ready), callback);
-    await suite.exited;
+    try {
+      const page = await browser.newPage();
+      await signInAsPerson(page, new URL(suite.ready), callback);
+      await suite.exited;
+    } finally {
+      // It waits 5 minutes for a callback that a failed sign-in never sends.
+      suite.child.kill();
+    }
 
     const { authorization: expected } = parse(await readFile(baselineFile, 'utf8')) as {
       authorization: string[];
