@@ -40,7 +40,13 @@ export async function startCredentialProxy(
           port: upstream.port,
           method: incoming.method,
           path: incoming.url,
-          headers: { authorization, ...incoming.headers },
+          // The headers as sent, names, order and repeats kept, and the credential if none.
+          headers: [
+            ...incoming.rawHeaders,
+            ...(incoming.headers.authorization === undefined
+              ? ['authorization', authorization]
+              : []),
+          ],
         },
         (answer) => {
           outgoing.writeHead(answer.statusCode ?? 502, answer.rawHeaders);

@@ -2,11 +2,11 @@
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`, its own bin in a child
  * process) against `agentchat-mcp --http` started from source:
  *
- * - its server scenarios, each of the two revisions the server speaks at that revision's wire
- *   (`--requirements 2025-11-25`: the stateful handshake; `2026-07-28`: stateless requests),
- *   against the server in pass-through mode (a service key per request) and protected
- *   (`--authorization-server` with a real oidc-provider, an RFC 9068 token per request). The
- *   suite sends no credential of its own, so a proxy adds the host's (credential-proxy.ts).
+ * - its server scenarios, all of them, at both wires the server speaks (the 2025-11-25
+ *   handshake and 2026-07-28's stateless requests: SELECTIONS), against the server in
+ *   pass-through mode (a service key per request) and protected (`--authorization-server` with a
+ *   real oidc-provider, an RFC 9068 token per request). The suite sends no credential of its own
+ *   (its server command takes none), so a proxy adds the host's (credential-proxy.ts).
  *   conformance-baseline.yml lists what is expected to fail and why; the suite fails the run on
  *   a scenario failing outside it and on an entry that now passes.
  * - its authorization-server scenarios against the sign-in front (`--upstream-issuer`): the
