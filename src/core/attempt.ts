@@ -119,7 +119,7 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
     // Without middleware, whatever failed was the fetch; with it, the network's failure is the
     // one `send` recorded, passed on.
     if (middleware.length === 0 || error === call.attemptError) {
-      throw new AttemptFailure(call, error);
+      throw new AttemptFailure(call, error, isSecure(request));
     }
     throw middlewareFailure(call, error);
   }
@@ -150,7 +150,7 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
     bytes = await readCappedBody(response, limit);
   } catch (error) {
     // The connection dropped while the body was read: the network's doing, retried.
-    throw new AttemptFailure(call, error);
+    throw new AttemptFailure(call, error, isSecure(request));
   }
   if (bytes === undefined) throw tooLarge(call, response, limit);
   const text = utf8.decode(bytes);
@@ -223,10 +223,14 @@ export class AttemptFailure extends Error {
   constructor(
     readonly call: Call,
     override readonly cause: unknown,
+    /** Whether the attempt went over TLS (`https:`), which some failures' reading depends on. */
+    readonly secure: boolean,
   ) {
     super('the attempt failed');
   }
 }
+
+const isSecure = (request: Request) => request.url.startsWith('https:');
 
 /**
  * Calls `fetch` as a plain function (a native fetch called as a method of another object throws

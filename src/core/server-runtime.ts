@@ -53,16 +53,18 @@ export interface FailureReading {
 
 /**
  * Reads a failed fetch's causes, down to four deep (undici nests a proxy's refusal two down); a
- * custom `fetch` may throw anything, which has none.
+ * custom `fetch` may throw anything, which has none. `secure` says the connection was TLS
+ * (`https:`), where a connection closed before its first byte is a certificate problem (see
+ * {@link tlsProblem}); over plain http it is a dropped connection, retried as any other.
  */
-export function readFailure(error: unknown): FailureReading {
+export function readFailure(error: unknown, secure = false): FailureReading {
   if (!(error instanceof Error)) return { detail: undefined, final: false };
   let deepest = error;
   for (let depth = 0; depth < 4 && deepest.cause instanceof Error; depth++) {
     deepest = deepest.cause;
     const misconfiguration = foreignDispatcher(deepest);
     if (misconfiguration) return { detail: misconfiguration, final: true, misconfiguration };
-    const problem = tlsProblem(deepest) ?? proxyRefusal(deepest);
+    const problem = tlsProblem(deepest, secure) ?? proxyRefusal(deepest);
     if (problem) return { detail: `${problem}; ${SEE_GUIDE}`, final: true };
   }
   return {
@@ -72,8 +74,8 @@ export function readFailure(error: unknown): FailureReading {
 }
 
 /** {@link readFailure}'s wording alone, for a message about a fetch that failed. */
-export function deepestCause(error: unknown): string | undefined {
-  return readFailure(error).detail;
+export function deepestCause(error: unknown, secure = false): string | undefined {
+  return readFailure(error, secure).detail;
 }
 
 const SEE_GUIDE = `for a proxy, a private CA or a client certificate see ${NETWORKS_DOC}`;
@@ -84,10 +86,11 @@ const SEE_GUIDE = `for a proxy, a private CA or a client certificate see ${NETWO
  * requires a client certificate may check it after the handshake and close the connection, and
  * undici reports only that the other side closed before a single byte came back on a connection
  * that had never answered (a reused one has, so a dropped keep-alive connection is not taken for
- * it): said so. A new connection closed unanswered for another reason is not retried either.
- * `undefined` for any other cause.
+ * it): said so. A new TLS connection closed unanswered for another reason is not retried
+ * either; over plain http (`secure` false) nothing of the kind is at stake, and the close is a
+ * dropped connection, retried. `undefined` for any other cause.
  */
-function tlsProblem(error: Error): string | undefined {
+function tlsProblem(error: Error, secure: boolean): string | undefined {
   const { code, socket } = error as { code?: unknown; socket?: { bytesRead?: unknown } };
   if (typeof code !== 'string') return undefined;
   if (
@@ -95,7 +98,7 @@ function tlsProblem(error: Error): string | undefined {
   ) {
     return `TLS: ${code}, ${error.message}`;
   }
-  return code === 'UND_ERR_SOCKET' && socket?.bytesRead === 0
+  return secure && code === 'UND_ERR_SOCKET' && socket?.bytesRead === 0
     ? 'the server closed the connection before answering, as one that requires a client certificate does'
     : undefined;
 }

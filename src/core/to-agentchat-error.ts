@@ -45,7 +45,7 @@ function map(error: unknown, call: Call): AgentChatError {
   }
   // What the attempt's fetch threw: the platform's own "fetch failed", "terminated" when the
   // connection dropped while the body was read, or a custom fetch's own error.
-  if (error instanceof AttemptFailure) return connectionFailure(call, error.cause);
+  if (error instanceof AttemptFailure) return connectionFailure(call, error.cause, error.secure);
   // A 2xx body that breaks the schema, or is not JSON at all (JSON.parse's raw SyntaxError).
   if ((error instanceof SchemaValidationError || error instanceof SyntaxError) && answered) {
     const { response, text } = answered;
@@ -65,12 +65,19 @@ function map(error: unknown, call: Call): AgentChatError {
  * mend it (a certificate problem, a proxy refusing its credentials), which ends the call at once,
  * or that the dispatcher comes from an undici the `fetch` cannot drive: a `ConfigurationError`.
  */
-function connectionFailure(call: Call, cause: unknown): AgentChatError {
-  const { final, misconfiguration } = readFailure(cause);
+function connectionFailure(call: Call, cause: unknown, secure: boolean): AgentChatError {
+  const { detail, final, misconfiguration } = readFailure(cause, secure);
   if (final) call.stopped = true;
-  return misconfiguration
-    ? new ConfigurationError(`${describeCall(call.site)}: ${misconfiguration}`, { cause })
-    : new APIConnectionError(call.site, cause, call.attempts);
+  if (misconfiguration) {
+    return new ConfigurationError(`${describeCall(call.site)}: ${misconfiguration}`, { cause });
+  }
+  const said = detail ?? (cause instanceof Error ? cause.message : String(cause));
+  return new APIConnectionError(
+    call.site,
+    cause,
+    call.attempts,
+    `could not reach the service (${said})`,
+  );
 }
 
 /** The error a call ends with when its `totalTimeout` is up, or would be before the next attempt. */
