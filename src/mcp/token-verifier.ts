@@ -328,12 +328,11 @@ function isTokenError(error: unknown): boolean {
 /**
  * One kind of exchange with the issuer (its metadata, its key set, introspection) once it has
  * failed: for {@link OUTAGE_COOLDOWN_MS} none of that kind is tried, and every token that needs
- * one gets the same 503 at once. The failure is reported (logged) once, however many tokens were
- * waiting on the exchange that failed.
+ * one gets the same 503 at once. The failure is reported (logged) once per cooldown, however many
+ * tokens were waiting on the exchange that failed or meet the refusal after it.
  */
 class IssuerOutage {
   #until = Number.NEGATIVE_INFINITY;
-  #cause: unknown;
   #refusal: OAuthError | undefined;
 
   constructor(readonly report: (what: string, error: unknown) => OAuthError) {}
@@ -352,12 +351,11 @@ class IssuerOutage {
   /** Records that reaching `what` failed with `error`, and returns the refusal to throw. */
   failed(what: string, error: unknown): OAuthError {
     const ongoing = this.refusal;
-    // Tokens that waited on one exchange all meet its one error: reported once.
-    if (ongoing !== undefined && error === this.#cause) return ongoing;
-    this.#cause = error;
-    this.#refusal = this.report(what, error);
+    if (ongoing !== undefined) return ongoing;
+    const refusal = this.report(what, error);
+    this.#refusal = refusal;
     this.#until = Date.now() + OUTAGE_COOLDOWN_MS;
-    return this.#refusal;
+    return refusal;
   }
 }
 
