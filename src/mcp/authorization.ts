@@ -22,6 +22,7 @@ import { missingScope, type ToolScopes } from './scope.js';
 import {
   createTokenVerifier,
   type IntrospectionCredentials,
+  OUTAGE_COOLDOWN_MS,
   type TokenVerifier,
 } from './token-verifier.js';
 import type { AgentChatTool } from './tools.js';
@@ -32,9 +33,6 @@ import type { AgentChatTool } from './tools.js';
  * (the 2025-06-18 revision dropped it), and those that did sent a few.
  */
 const MAX_BATCH_MESSAGES = 32;
-
-/** How long a host is asked to wait before trying again when the issuer is out of reach. */
-const RETRY_AFTER_S = 5;
 
 /** What the gate is made from, checked by the handler. */
 export interface AuthorizationGateOptions {
@@ -158,9 +156,10 @@ export function createAuthorizationGate(options: AuthorizationGateOptions): Auth
       });
     } catch (error) {
       if (error instanceof OAuthError && error.code === OAuthErrorCode.TemporarilyUnavailable) {
+        // As long as the verifier waits before it tries the issuer again.
         return Response.json(error.toResponseObject(), {
           status: 503,
-          headers: { 'retry-after': String(RETRY_AFTER_S) },
+          headers: { 'retry-after': String(OUTAGE_COOLDOWN_MS / 1000) },
         });
       }
       return bearerAuthChallengeResponse(error, {

@@ -6,7 +6,10 @@
  *
  * A token found invalid is an `OAuthError` `invalid_token` (a 401 for the caller). The issuer, its
  * key set or its introspection endpoint out of reach is `temporarily_unavailable` (a 503): a host
- * told 401 would throw its user's login away for an outage that is not theirs.
+ * told 401 would throw its user's login away for an outage that is not theirs. After a failed
+ * exchange with the issuer, none of that kind is tried again for a few seconds (see
+ * {@link IssuerOutage}), so that a flood of tokens during an outage costs the issuer, and the log,
+ * one request and one line per cooldown, not one each.
  */
 import {
   type AuthInfo,
@@ -15,8 +18,10 @@ import {
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import {
+  createLocalJWKSet,
   createRemoteJWKSet,
   customFetch,
+  errors,
   type JWTPayload,
   type JWTVerifyGetKey,
   jwtVerify,
@@ -102,6 +107,12 @@ const MAX_TOKEN_LENGTH = 16_384;
 /** How long after a key-set fetch an unknown `kid` may fetch it again (jose's cooldown), in ms. */
 const KEY_SET_COOLDOWN_MS = 30_000;
 
+/**
+ * How long after a failed exchange with the issuer tokens that need another are answered 503 at
+ * once, in ms: the `Retry-After` the gate sends with that 503.
+ */
+export const OUTAGE_COOLDOWN_MS = 5_000;
+
 /** jose's errors that say the token is bad, not that the issuer failed. */
 const INVALID_TOKEN_CODES = new Set([
   'ERR_JWT_EXPIRED',
@@ -176,11 +187,16 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     );
   };
 
+  const metadataOutage = new IssuerOutage(unavailable);
+  const keySetOutage = new IssuerOutage(unavailable);
+  const introspectionOutage = new IssuerOutage(unavailable);
+
   const discovered = async () => {
+    metadataOutage.check();
     try {
       return await metadata.get();
     } catch (error) {
-      throw unavailable(`the metadata of ${issuer}`, error);
+      throw metadataOutage.failed(`the metadata of ${issuer}`, error);
     }
   };
 
@@ -188,13 +204,20 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     if (keySet === undefined) {
       const { jwks_uri } = await discovered();
       if (jwks_uri === undefined) {
-        throw unavailable(`the key set of ${issuer}`, new Error('its metadata has no jwks_uri'));
+        throw keySetOutage.failed(
+          `the key set of ${issuer}`,
+          new Error('its metadata has no jwks_uri'),
+        );
       }
-      keySet ??= createRemoteJWKSet(usable('jwks_uri', jwks_uri), {
-        timeoutDuration: DOCUMENT_TIMEOUT_MS,
-        cooldownDuration: KEY_SET_COOLDOWN_MS,
-        [customFetch]: fetchDocument,
-      });
+      keySet ??= withOutageCooldown(
+        createRemoteJWKSet(usable('jwks_uri', jwks_uri), {
+          timeoutDuration: DOCUMENT_TIMEOUT_MS,
+          cooldownDuration: KEY_SET_COOLDOWN_MS,
+          [customFetch]: fetchDocument,
+        }),
+        keySetOutage,
+        `the key set of ${issuer}`,
+      );
     }
     let payload: JWTPayload;
     try {
@@ -206,14 +229,15 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         requiredClaims: ['exp'],
       }));
     } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (typeof code === 'string' && INVALID_TOKEN_CODES.has(code)) {
+      if (isTokenError(error)) {
         throw new OAuthError(
           OAuthErrorCode.InvalidToken,
           `The access token was refused: ${(error as Error).message}.`,
         );
       }
-      throw unavailable(`the key set of ${issuer}`, error);
+      // The key set's own refusal, or (the sign-in front's keys) a failure of its own.
+      if (error instanceof OAuthError) throw error;
+      throw keySetOutage.failed(`the key set of ${issuer}`, error);
     }
     return verifiedToken(payload, resource);
   };
@@ -224,12 +248,13 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   ): Promise<VerifiedToken> => {
     const { introspection_endpoint } = await discovered();
     if (introspection_endpoint === undefined) {
-      throw unavailable(
+      throw introspectionOutage.failed(
         `token introspection at ${issuer}`,
         new Error('its metadata has no introspection_endpoint'),
       );
     }
     const endpoint = usable('introspection_endpoint', introspection_endpoint);
+    introspectionOutage.check();
     let answer: Record<string, unknown>;
     try {
       const basic = `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`;
@@ -245,7 +270,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       if (response.status !== 200) throw new Error(`status ${response.status}`);
       answer = (await response.json()) as Record<string, unknown>;
     } catch (error) {
-      throw unavailable(`token introspection at ${issuer}`, error);
+      throw introspectionOutage.failed(`token introspection at ${issuer}`, error);
     }
     const now = Date.now() / 1000;
     const audience = [answer.aud].flat();
@@ -291,6 +316,82 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       cache.set(key, verified);
       return { ...verified, token };
     },
+  };
+}
+
+/** A jose error that says the token is bad, not that the issuer failed. */
+function isTokenError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && INVALID_TOKEN_CODES.has(code);
+}
+
+/**
+ * One kind of exchange with the issuer (its metadata, its key set, introspection) once it has
+ * failed: for {@link OUTAGE_COOLDOWN_MS} none of that kind is tried, and every token that needs
+ * one gets the same 503 at once. The failure is reported (logged) once per cooldown, however many
+ * tokens were waiting on the exchange that failed or meet the refusal after it.
+ */
+class IssuerOutage {
+  #until = Number.NEGATIVE_INFINITY;
+  #refusal: OAuthError | undefined;
+
+  constructor(readonly report: (what: string, error: unknown) => OAuthError) {}
+
+  /** The 503 to answer while cooling down after a failure, else `undefined`. */
+  get refusal(): OAuthError | undefined {
+    return Date.now() < this.#until ? this.#refusal : undefined;
+  }
+
+  /** Throws the refusal while cooling down after a failure. */
+  check(): void {
+    const refusal = this.refusal;
+    if (refusal !== undefined) throw refusal;
+  }
+
+  /** Records that reaching `what` failed with `error`, and returns the refusal to throw. */
+  failed(what: string, error: unknown): OAuthError {
+    const ongoing = this.refusal;
+    if (ongoing !== undefined) return ongoing;
+    const refusal = this.report(what, error);
+    this.#refusal = refusal;
+    this.#until = Date.now() + OUTAGE_COOLDOWN_MS;
+    return refusal;
+  }
+}
+
+/**
+ * jose's remote key set, fetched again after a failure only once `outage` has cooled down (jose
+ * itself tries again for the next token that needs the keys: during an outage, a fetch per token).
+ * Meanwhile the keys last fetched still verify the tokens they sign; a token they cannot verify,
+ * which may be signed with a key the issuer has since published, gets the outage's 503.
+ */
+function withOutageCooldown(
+  remote: ReturnType<typeof createRemoteJWKSet>,
+  outage: IssuerOutage,
+  what: string,
+): JWTVerifyGetKey {
+  // The keys jose last fetched, as a local set, from the failure until a fetch succeeds.
+  let lastKnown: JWTVerifyGetKey | undefined;
+  return async (header, token) => {
+    let refusal = outage.refusal;
+    if (refusal === undefined) {
+      try {
+        const key = await remote(header, token);
+        lastKnown = undefined;
+        return key;
+      } catch (error) {
+        if (isTokenError(error)) throw error;
+        refusal = outage.failed(what, error);
+      }
+    }
+    const keys = lastKnown === undefined ? remote.jwks() : undefined;
+    if (keys !== undefined) lastKnown = createLocalJWKSet(keys);
+    if (lastKnown === undefined) throw refusal;
+    try {
+      return await lastKnown(header, token);
+    } catch (error) {
+      throw error instanceof errors.JWKSNoMatchingKey ? refusal : error;
+    }
   };
 }
 

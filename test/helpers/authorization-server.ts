@@ -68,6 +68,8 @@ export interface AuthorizationServer {
   readonly headers: readonly IncomingHttpHeaders[];
   /** The `kid` of the key it signs access tokens with. */
   readonly signingKeyId: string;
+  /** The key pair it signs access tokens with (ES256), for tests that sign what it would not issue. */
+  readonly signingKeys: CryptoKeyPair;
   /**
    * Lets clients ask for tokens for an MCP server at `url` (such as `http://127.0.0.1:8787/mcp`):
    * RFC 9068 JWTs, `aud` = `url`, with the `agentchat:*` scopes asked for.
@@ -244,6 +246,7 @@ export async function startAuthorizationServer(
     paths,
     headers,
     signingKeyId: 'server-1',
+    signingKeys: signing,
     addMcpResource: (url) => {
       mcpResources.add(url);
     },
