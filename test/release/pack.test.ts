@@ -70,6 +70,9 @@ const ALLOWED = [
   // The sign-in front's engine, loaded on Node.js through `#sign-in-front`, and the stub other
   // runtimes get (package.json `imports`).
   /^dist\/mcp\/sign-in-front(\.unavailable)?\.(js|cjs)(\.map)?$/,
+  // agentchat/otel's instrumentation in CJS, which its CJS entry requires only once it has found
+  // the OpenTelemetry peers (src/otel/entry.cjs.ts); the ESM build shares a chunk instead.
+  /^dist\/otel\/instrumentation\.cjs(\.map)?$/,
   /^dist\/bin\/agentchat-mock\.js(\.map)?$/,
   // The licenses of the packages bundled into the builds (scripts/build/third-party-notices.ts).
   /^dist\/THIRD-PARTY-NOTICES\.md$/,
@@ -202,7 +205,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 4.25 MB unpacked, 1,120 KB packed', () => {
+  it('stays small: under 4.45 MB unpacked, 1,180 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -240,7 +243,14 @@ describe('npm pack', () => {
     // remote key set, verification and signing (66 KB of code, 168 KB of source map); the rest is
     // the mock's new code with its TSDoc in the ESM build, the declarations and the maps (about
     // 80 KB), and the testing guide's section (10 KB).
-    expect(packed.unpackedSize).toBeLessThan(4250 * 1024);
-    expect(packed.size).toBeLessThan(1120 * 1024);
+    // The rest of that round came to 4.50 MB (4,398 KiB) unpacked and 1,190 KB (1,162 KiB) packed
+    // (`npm pack --dry-run`): the sign-in front's defences (the document fetch that checks each
+    // address it connects to, the caller's address and the registration limit per caller, the
+    // redirect URI rules, the atomic one-time use) in the ESM and CJS builds of the front and their
+    // maps; agentchat/otel's instrumentation built apart for CJS, so that its entry can name a
+    // missing peer before loading it; the token provider's own checks of a token answer; and the
+    // guides' new sections (networks, authentication, the front's rules).
+    expect(packed.unpackedSize).toBeLessThan(4450 * 1024);
+    expect(packed.size).toBeLessThan(1180 * 1024);
   });
 });
