@@ -14,6 +14,7 @@ import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { type StartedProcess, startProcess, tsxLoader } from '../helpers/run-process.js';
 import { MiB, memoryOf } from '../helpers/server-process.js';
+import { atLength } from '../helpers/soak.js';
 import {
   startUpstreamIdentityProvider,
   type UpstreamIdentityProvider,
@@ -30,9 +31,14 @@ async function heapOf(process: StartedProcess): Promise<number> {
 }
 
 const SERVER_KEY = 'sk_front_floods_c4d2';
-/** Authorizations a round once the front's store is full, and how many rounds are read. */
-const ROUND = 1_000;
+/**
+ * Authorizations a round once the front's store is full, and how many rounds are read: 5,000 a
+ * round in the soak suite (test/helpers/soak.ts).
+ */
+const ROUND = atLength({ test: 1_000, soak: 5_000 });
 const ROUNDS = 5;
+/** All the flood sends: a first 500, the store filled, then the rounds. */
+const AUTHORIZATIONS = 500 + MAX_RECORDS_PER_MODEL + ROUNDS * ROUND;
 /**
  * The most a round may keep, per authorization: 2 MiB a 5,000, about 0.4 KiB each. A record kept
  * per authorization (an injection bridge once kept one: 60 MiB per 5,000) keeps far more.
@@ -98,8 +104,9 @@ function register(): Promise<Response> {
   });
 }
 
-// The memory flood takes about 10 s on a quiet machine and ten times that beside other floods on a
-// busy one (scripts/under-load.ts): the timeout catches a hang, not slowness.
+// The memory flood takes about 10 s on a quiet machine (30 s at the soak's length) and ten times
+// that beside other floods on a busy one (scripts/under-load.ts): the timeout catches a hang, not
+// slowness.
 describe('the sign-in front under floods', { timeout: 600_000 }, () => {
   // First: the flood below needs one registration, which this one's limit would refuse after.
   let clientId: string;
@@ -107,7 +114,7 @@ describe('the sign-in front under floods', { timeout: 600_000 }, () => {
     clientId = ((await (await register()).json()) as { client_id: string }).client_id;
   });
 
-  it('keeps its memory bounded through 10,500 abandoned authorizations, flat once its store is full', async () => {
+  it(`keeps its memory bounded through ${AUTHORIZATIONS.toLocaleString('en')} abandoned authorizations, flat once its store is full`, async () => {
     const pid = front.child.pid as number;
     let sent = 0;
     const abandon = async (count: number) => {
@@ -155,7 +162,7 @@ describe('the sign-in front under floods', { timeout: 600_000 }, () => {
     console.info(
       `front heap ${((heaps[0] as number) / MiB).toFixed(1)} MiB after 500 abandoned authorizations, ${((heaps[1] as number) / MiB).toFixed(1)} MiB with its store full; then per ${ROUND.toLocaleString('en')}: ${growth.map((bytes) => `${bytes >= 0 ? '+' : ''}${(bytes / MiB).toFixed(2)} MiB`).join(', ')}; resident ${((rss[0] as number) / MiB).toFixed(0)} -> ${((rss[1] as number) / MiB).toFixed(0)} MiB`,
     );
-    expect(sent).toBe(500 + MAX_RECORDS_PER_MODEL + ROUNDS * ROUND);
+    expect(sent).toBe(AUTHORIZATIONS);
     // Most rounds once the store was full added nothing the collector could not take back.
     const middle = [...growth].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)] as number;
     expect(middle).toBeLessThan(ROUND * MOST_KEPT_PER_AUTHORIZATION);
