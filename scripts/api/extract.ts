@@ -299,8 +299,9 @@ export class CompiledSources {
     return new CompiledSources(root);
   }
 
+  /** Where emit says it writes the declarations, which it hands to this class instead. */
   #outDir(): string {
-    return join(this.#root, VIRTUAL_OUT_DIR);
+    return this.#settings.options.outDir as string;
   }
 
   /** A compiler host that keeps each file it parsed, and serves the replaced texts over them. */
