@@ -18,16 +18,16 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUMPS, type Bump, largestBump, pendingChangesets } from '../changesets.js';
+import { BUMPS, type Bump, type Changeset, largestBump, pendingChangesets } from '../changesets.js';
 import { type ApiChange, compareReports, neededBump } from './compare.js';
 import { type EntryPoint, entryPoints } from './entry-points.js';
-import { extractReports } from './extract.js';
+import { type CompiledSources, extractReports } from './extract.js';
 
 /** Where the reports are kept, relative to the repository. */
 export const REPORTS = 'api';
 
 /** The committed reports, by entry point; an entry point without one is absent. */
-async function committedReports(
+export async function committedReports(
   root: string,
   entries: readonly EntryPoint[],
 ): Promise<Map<string, string>> {
@@ -67,14 +67,15 @@ export interface ApiCheck {
   readonly passed: boolean;
 }
 
-/** Compares `root`'s API with its reports, and its pending changesets with what changed. */
-export async function checkApi(root: string): Promise<ApiCheck> {
-  const entries = await entryPoints(root);
-  const [before, after, changesets] = await Promise.all([
-    committedReports(root, entries),
-    extractReports(root, entries),
-    pendingChangesets(root),
-  ]);
+/**
+ * Judges the reports `after` against the committed ones, `before`: what changed, the bump that
+ * needs, and whether the largest bump of `changesets` covers it.
+ */
+export function judgeApi(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+  changesets: readonly Changeset[],
+): ApiCheck {
   const changes = compareReports(before, after);
   const needed = neededBump(changes);
   const pending = largestBump(changesets);
@@ -82,6 +83,20 @@ export async function checkApi(root: string): Promise<ApiCheck> {
     needed === undefined ||
     (pending !== undefined && BUMPS.indexOf(pending) >= BUMPS.indexOf(needed));
   return { changes, needed, pending, passed: covered };
+}
+
+/**
+ * Compares `root`'s API with its reports, and its pending changesets with what changed; `sources`
+ * are its sources compiled already, when the caller has them.
+ */
+export async function checkApi(root: string, sources?: CompiledSources): Promise<ApiCheck> {
+  const entries = await entryPoints(root);
+  const [before, after, changesets] = await Promise.all([
+    committedReports(root, entries),
+    sources ? sources.reports(entries) : extractReports(root, entries),
+    pendingChangesets(root),
+  ]);
+  return judgeApi(before, after, changesets);
 }
 
 const KIND = {
@@ -121,6 +136,17 @@ export function explain({ changes, needed, pending, passed }: ApiCheck): string 
   ].join('\n');
 }
 
+/** What `npm run api:check` prints of `check`, where, and the exit code it ends with. */
+export function commandOutput(check: ApiCheck): {
+  readonly text: string;
+  readonly stream: 'stdout' | 'stderr';
+  readonly exitCode: 0 | 1;
+} {
+  return check.passed
+    ? { text: explain(check), stream: 'stdout', exitCode: 0 }
+    : { text: explain(check), stream: 'stderr', exitCode: 1 };
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const started = performance.now();
@@ -128,9 +154,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     await updateReports(root);
     console.log(`api:update: wrote ${REPORTS}/*.api.md`);
   } else {
-    const result = await checkApi(root);
+    const { text, stream, exitCode } = commandOutput(await checkApi(root));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    (result.passed ? console.log : console.error)(`${explain(result)} (${seconds} s)`);
-    if (!result.passed) process.exitCode = 1;
+    process[stream].write(`${text} (${seconds} s)\n`);
+    process.exitCode = exitCode;
   }
 }

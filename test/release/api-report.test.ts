@@ -1,41 +1,51 @@
 /**
  * `npm run api:check` (scripts/api/): the public API of every entry point against the reports of
  * the last release in api/, judged by the pending changesets. The repository itself must pass;
- * a branch (a scratch copy, committed) that removes an export must fail under a `minor`
- * changeset and pass under a `major` one; additions need `minor`, never the report touched.
+ * a branch that removes an export (the change made to the compiled sources in memory) must fail
+ * under a `minor` changeset and pass under a `major` one; additions need `minor`, never the
+ * report touched.
+ *
+ * The sources are compiled once for the file, as `npm run api:check` compiles them; the branch is
+ * a variant of that compilation, as scripts/api/extract.ts makes it.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkApi, commandOutput, committedReports, judgeApi } from '../../scripts/api/check.js';
 import { compareReports, declarations, neededBump } from '../../scripts/api/compare.js';
-import { entryPoints } from '../../scripts/api/entry-points.js';
-import { copyRepo } from '../helpers/repo-copy.js';
-import { runProcess } from '../helpers/run-process.js';
+import { type EntryPoint, entryPoints } from '../../scripts/api/entry-points.js';
+import { CompiledSources } from '../../scripts/api/extract.js';
+import { pendingChangesets } from '../../scripts/changesets.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 /** API Extractor compiles the declarations of every entry point: seconds, tens on a busy machine. */
 const EXTRACT_TIMEOUT = 180_000;
 
+let sources: CompiledSources;
+let entries: EntryPoint[];
+
+beforeAll(async () => {
+  entries = await entryPoints(repo);
+  sources = CompiledSources.compile(repo);
+}, EXTRACT_TIMEOUT);
+
 describe('npm run api:check', () => {
   it(
     'passes on this repository: its API is the reports’, or its changesets cover the difference',
     async () => {
-      const { code, stdout, stderr } = await runProcess('npm', ['run', '--silent', 'api:check'], {
-        cwd: repo,
-      });
-      expect(code, stderr).toBe(0);
-      expect(stdout).toMatch(/^api:check: the public API/);
+      const { exitCode, stream, text } = commandOutput(await checkApi(repo, sources));
+      expect(exitCode, text).toBe(0);
+      expect(stream).toBe('stdout');
+      expect(text).toMatch(/^api:check: the public API/);
     },
     EXTRACT_TIMEOUT,
   );
 
   it('reads the entry points from package.json, each with a report named after it in api/', async () => {
     const released = ['agentchat.api.md', 'agentchat-testing.api.md', 'agentchat-mcp.api.md'];
-    expect((await entryPoints(repo)).map(({ report }) => report)).toEqual(
-      expect.arrayContaining(released),
-    );
+    expect(entries.map(({ report }) => report)).toEqual(expect.arrayContaining(released));
     // An entry point added since (agentchat/otel) has no report until the release that ships it,
     // and one removed keeps its report until then: api:check judges both.
     expect(await readdir(join(repo, 'api'))).toEqual(expect.arrayContaining(released));
@@ -43,64 +53,50 @@ describe('npm run api:check', () => {
 });
 
 describe('api:check on a branch that removes an export', () => {
+  /** The branch's own `.changeset/` folder, its only changeset written by each test. */
   let work: string;
-  let branch: string;
+  let before: Map<string, string>;
+  let after: Map<string, string>;
 
-  /** Leaves `bump` the only changeset pending on the branch. */
-  async function onlyChangeset(bump: string): Promise<void> {
-    const dir = join(branch, '.changeset');
-    for (const file of await readdir(dir)) {
-      if (file.endsWith('.md')) await rm(join(dir, file));
-    }
+  /** Leaves `bump` the only changeset pending on the branch, and judges the branch by it. */
+  async function checkUnder(bump: string) {
     await writeFile(
-      join(dir, 'remove-path.md'),
+      join(work, '.changeset', 'remove-path.md'),
       `---\n"agentchat": ${bump}\n---\n\n\`path\` is no longer exported.\n`,
     );
+    return commandOutput(judgeApi(before, after, await pendingChangesets(work)));
   }
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'agentchat-api-branch-'));
-    branch = join(work, 'repo');
-    await copyRepo(branch);
-    const index = join(branch, 'src/index.ts');
-    const source = await readFile(index, 'utf8');
+    await mkdir(join(work, '.changeset'));
+    const source = await readFile(join(repo, 'src/index.ts'), 'utf8');
     const line = "export { path } from './core/path.js';\n";
     expect(source).toContain(line);
-    await writeFile(index, source.replace(line, ''));
+    before = await committedReports(repo, entries);
+    after = await sources.reports(entries, new Map([['src/index.ts', source.replace(line, '')]]));
   }, EXTRACT_TIMEOUT);
 
   afterAll(async () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it(
-    'fails under a minor changeset, naming the export removed',
-    async () => {
-      await onlyChangeset('minor');
-      const { code, stderr } = await runProcess('npm', ['run', '--silent', 'api:check'], {
-        cwd: branch,
-      });
-      expect(code).toBe(1);
-      expect(stderr).toContain('needs a major changeset');
-      expect(stderr).toContain("the pending changesets' largest bump is minor");
-      expect(stderr).toMatch(/^ {2}agentchat: path removed\n {6}- export function path\(/m);
-    },
-    EXTRACT_TIMEOUT,
-  );
+  it('fails under a minor changeset, naming the export removed', async () => {
+    const { exitCode, stream, text } = await checkUnder('minor');
+    expect(exitCode).toBe(1);
+    expect(stream).toBe('stderr');
+    expect(text).toContain('needs a major changeset');
+    expect(text).toContain("the pending changesets' largest bump is minor");
+    expect(text).toMatch(/^ {2}agentchat: path removed\n {6}- export function path\(/m);
+  });
 
-  it(
-    'passes under a major changeset',
-    async () => {
-      await onlyChangeset('major');
-      const { code, stdout, stderr } = await runProcess('npm', ['run', '--silent', 'api:check'], {
-        cwd: branch,
-      });
-      expect(code, stderr).toBe(0);
-      expect(stdout).toContain('agentchat: path removed');
-      expect(stdout).toContain("the pending changesets' largest bump is major, which covers it");
-    },
-    EXTRACT_TIMEOUT,
-  );
+  it('passes under a major changeset', async () => {
+    const { exitCode, stream, text } = await checkUnder('major');
+    expect(exitCode, text).toBe(0);
+    expect(stream).toBe('stdout');
+    expect(text).toContain('agentchat: path removed');
+    expect(text).toContain("the pending changesets' largest bump is major, which covers it");
+  });
 });
 
 describe('what a change of the report needs', () => {

@@ -156,7 +156,9 @@ describe('the commands the workflows run', () => {
     const run = new Set((await workflowCommands()).map(({ command }) => command));
 
     const fromCiRun = npmCommands(ciRun);
-    expect(fromCiRun).toEqual(expect.arrayContaining(['npm install', 'npm test']));
+    expect(fromCiRun).toEqual(
+      expect.arrayContaining(['npm install', 'npm test', 'npm run test:soak']),
+    );
     expect(fromCiRun.filter((command) => !run.has(command))).toEqual([]);
     // `npm run mock` and `npm run docs` serve and build for people; the tests build the docs.
     const checks = npmCommands(contributing).filter(
@@ -174,18 +176,21 @@ describe('the commands the workflows run', () => {
     const { scripts } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect([scripts.pretest, scripts['pretest:package']]).toEqual([
+    expect([scripts.pretest, scripts['pretest:package'], scripts['pretest:soak']]).toEqual([
+      'node scripts/check-system-programs.mjs',
       'node scripts/check-system-programs.mjs',
       'node scripts/check-system-programs.mjs',
     ]);
     for (const file of await workflowFiles()) {
       expect((await readWorkflow(file)).text, file).not.toContain('apt-get');
     }
-    // Each job that runs the browser tests or the packaging suite installs them first.
+    // Each job that runs the browser tests, the packaging suite or the soak suite installs them
+    // first.
     const { workflow } = await readWorkflow('ci.yml');
+    const needPrograms = ['npm test', 'npm run test:package', 'npm run test:soak'];
     for (const [name, job] of Object.entries(workflow.jobs)) {
       const runs = job.steps.flatMap((step) => (step.run === undefined ? [] : [step.run]));
-      if (!runs.includes('npm test') && !runs.includes('npm run test:package')) continue;
+      if (!needPrograms.some((command) => runs.includes(command))) continue;
       expect(runs.indexOf('bash .ci/install-system-packages'), name).toBe(
         runs.indexOf('npm install') - 1,
       );
