@@ -46,18 +46,30 @@ const signInFrontByImport: Plugin = {
   },
 };
 
+const sources = join(dirname(fileURLToPath(import.meta.url)), 'src');
+
 /**
- * agentchat/mcp uses the client through its public entry (`../index.js` in src/mcp/). In the
- * build that import goes to the package by its own name, which Node resolves to the build the
- * caller loaded: the server calls the user's copy of the client instead of shipping another.
+ * The folders of src/ whose code reaches the client through its public entry (`../index.js`):
+ * agentchat/mcp, the agent frameworks' entries and the tool table they share.
+ */
+const byPackageName = ['mcp', 'tools', 'ai-sdk', 'openai-agents', 'langchain', 'mastra'].map(
+  (folder) => join(sources, folder),
+);
+
+/**
+ * agentchat/mcp and the frameworks' entries use the client through its public entry
+ * (`../index.js`). In the build that import goes to the package by its own name, which Node
+ * resolves to the build the caller loaded: the tools call the user's copy of the client instead of
+ * shipping another.
  */
 const clientByPackageName: Plugin = {
   name: 'client-by-package-name',
   setup(build) {
-    // From src/mcp/ and its rooms (src/mcp/front/): whatever the depth, the same public entry.
+    // From any of those folders and their rooms (src/mcp/front/): whatever the depth, the same
+    // public entry.
     build.onResolve({ filter: /^(\.\.\/)+index\.js$/ }, ({ path, resolveDir }) =>
-      resolveDir.startsWith(mcpSources) &&
-      join(resolveDir, path) === join(mcpSources, '..', 'index.js')
+      byPackageName.some((folder) => resolveDir.startsWith(folder)) &&
+      join(resolveDir, path) === join(sources, 'index.js')
         ? { path: 'agentchat', external: true }
         : undefined,
     );

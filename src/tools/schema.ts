@@ -1,4 +1,4 @@
-import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import * as z from 'zod/mini';
 import { notEmpty, validate } from '../core/validation.js';
 
@@ -13,7 +13,19 @@ export interface PropertyDoc {
 }
 
 /**
- * Turns one of the SDK's zod/mini schemas into the schema an MCP tool declares. Arguments and
+ * A tool's input or output schema: a Standard Schema (validation) with Standard JSON Schema (its
+ * JSON Schema), the form MCP servers take and the agent frameworks can read.
+ */
+export type ToolSchema<Value> = StandardSchemaWithJSON<unknown, Value>;
+
+/** A Standard Schema that has Standard JSON Schema too (the spec names no such intersection). */
+export interface StandardSchemaWithJSON<Input, Output> {
+  readonly '~standard': StandardSchemaV1.Props<Input, Output> &
+    StandardJSONSchemaV1.Props<Input, Output>;
+}
+
+/**
+ * Turns one of the SDK's zod/mini schemas into the schema a tool declares. Arguments and
  * results are checked by the SDK's own schema through the very `validate` the client runs, so the
  * tools accept exactly what the client accepts and word what they refuse as the client does
  * ("agentID: is not a known field; did you mean agentId?"). zod/mini leaves JSON Schema conversion out of its
@@ -56,7 +68,7 @@ export function toolSchema<Schema extends z.ZodMiniType>(
       validate: (value) => {
         const checked = validate(schema as z.ZodMiniType<z.output<Schema>>, value);
         if (checked.ok) return { value: checked.data };
-        // The MCP server prints each issue as `<path>: <message>`.
+        // Hosts print each issue as `<path>: <message>`.
         return {
           issues: checked.issues.map(({ path, message }) => ({
             message,
