@@ -21,6 +21,13 @@ const mcpEntry = { 'mcp/index': 'src/mcp/index.ts' };
  */
 const otelEntry = { 'otel/index': 'src/otel/index.ts' };
 
+/**
+ * The agent frameworks' entries, built apart for the same reason, their declarations with the
+ * others so that they name agentchat's own `Client`. Each reaches the client through the package's
+ * name (see `clientByPackageName`) and its framework, an optional peer, only through types.
+ */
+const frameworkEntries = { 'ai-sdk/index': 'src/ai-sdk/index.ts' };
+
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
 
 /**
@@ -114,7 +121,7 @@ const subpathEntries = (withStubs: boolean) =>
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
 const dts = {
   compilerOptions: { stripInternal: true },
-  entry: { ...entry, ...mcpEntry, ...otelEntry },
+  entry: { ...entry, ...mcpEntry, ...otelEntry, ...frameworkEntries },
 };
 
 export default defineConfig([
@@ -185,6 +192,17 @@ export default defineConfig([
     target: 'es2022',
     platform: 'node',
     removeNodeProtocol: false,
+    sourcemap: true,
+    treeshake: true,
+  },
+  {
+    // The frameworks' entries in ESM and CJS, for any runtime the client runs on (the AI SDK's in
+    // browsers and Workers too): no Node.js module, the frameworks external.
+    entry: frameworkEntries,
+    format: ['esm', 'cjs'],
+    target: 'es2022',
+    platform: 'neutral',
+    esbuildPlugins: [clientByPackageName],
     sourcemap: true,
     treeshake: true,
   },

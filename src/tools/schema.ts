@@ -1,5 +1,5 @@
-import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import * as z from 'zod/mini';
+import type { ZodStandardSchemaWithJSON } from 'zod/v4/core';
 import { notEmpty, validate } from '../core/validation.js';
 
 /**
@@ -14,14 +14,11 @@ export interface PropertyDoc {
 
 /**
  * A tool's input or output schema: a Standard Schema (validation) with Standard JSON Schema (its
- * JSON Schema), the form MCP servers take and the agent frameworks can read.
+ * JSON Schema), the form MCP servers take and the agent frameworks can read. Written with zod's
+ * copy of the spec's types, so that the published declarations need no other package.
  */
-export type ToolSchema<Value> = StandardSchemaWithJSON<unknown, Value>;
-
-/** A Standard Schema that has Standard JSON Schema too (the spec names no such intersection). */
-export interface StandardSchemaWithJSON<Input, Output> {
-  readonly '~standard': StandardSchemaV1.Props<Input, Output> &
-    StandardJSONSchemaV1.Props<Input, Output>;
+export interface ToolSchema<Value> {
+  readonly '~standard': ZodStandardSchemaWithJSON<z.ZodMiniType<Value, unknown>>;
 }
 
 /**
@@ -34,7 +31,7 @@ export interface StandardSchemaWithJSON<Input, Output> {
 export function toolSchema<Schema extends z.ZodMiniType>(
   schema: Schema,
   properties: Readonly<Record<string, PropertyDoc>>,
-): StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>> {
+): { readonly '~standard': ZodStandardSchemaWithJSON<Schema> } {
   const toJsonSchema =
     (io: 'input' | 'output') =>
     ({ target }: { target: string }): Record<string, unknown> => {
@@ -65,6 +62,9 @@ export function toolSchema<Schema extends z.ZodMiniType>(
   return {
     '~standard': {
       ...schema['~standard'],
+      // Not zod's: the checks and the JSON Schema are this module's. Hosts that see zod's name
+      // convert the schema with zod's own tools instead (the AI SDK does), losing both.
+      vendor: 'agentchat',
       validate: (value) => {
         const checked = validate(schema as z.ZodMiniType<z.output<Schema>>, value);
         if (checked.ok) return { value: checked.data };
