@@ -11,9 +11,12 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { chromium } from 'playwright';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { workerCompatibilityDate } from '../../scripts/runtimes/matrix.js';
-import { useMockServer } from '../helpers/package-consumer.js';
+import { chromiumLaunchOptions } from '../../vitest.config.js';
+import { runAppPage, serveApps, startMockForApps } from '../helpers/app-page.js';
+import { bundleForBrowser, useMockServer } from '../helpers/package-consumer.js';
 
 const run = promisify(execFile);
 const mock = useMockServer();
@@ -39,7 +42,12 @@ async function projectWith(spec: string): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'agentchat-ai-sdk-'));
   folders.push(folder);
   await writeFile(join(folder, 'package.json'), '{ "private": true, "type": "module" }\n');
-  for (const file of ['ai-sdk-scenario.mjs', 'ai-sdk-worker.mjs']) {
+  for (const file of [
+    'ai-sdk-scenario.mjs',
+    'ai-sdk-loop.mjs',
+    'ai-sdk-worker.mjs',
+    'ai-sdk-browser-app.mjs',
+  ]) {
     await cp(join(import.meta.dirname, 'consumer', file), join(folder, file));
   }
   await run(
@@ -130,6 +138,14 @@ describe.each(Object.entries(VERSIONS))('agentchat/ai-sdk with %s', (label, spec
   }, 240_000);
 });
 
+/** What consumer/ai-sdk-loop.mjs returns when the model read each tool's typed result. */
+function expectLoopResults(result: unknown): void {
+  const { seen } = result as { seen: Array<{ type: string; value: object }> };
+  expect(seen.map((output) => output.type)).toEqual(['json', 'json', 'json']);
+  expect(seen[1]?.value).toMatchObject({ name: 'Launch', agentId: 'agent_support' });
+  expect(seen[2]?.value).toEqual({ message: expect.any(String), suggestions: expect.any(Array) });
+}
+
 describe('agentchat/ai-sdk in Cloudflare workerd', () => {
   it("runs the AI SDK's loop with the tools in a worker bundled from the ESM build", async () => {
     const folder = await projectWith(VERSIONS['ai 7']);
@@ -162,15 +178,36 @@ describe('agentchat/ai-sdk in Cloudflare workerd', () => {
       const response = await worker.dispatchFetch(url);
       const text = await response.text();
       expect(response.status, text).toBe(200);
-      const { seen } = JSON.parse(text) as { seen: Array<{ type: string; value: object }> };
-      expect(seen.map((output) => output.type)).toEqual(['json', 'json', 'json']);
-      expect(seen[1]?.value).toMatchObject({ name: 'Worker launch', agentId: 'agent_support' });
-      expect(seen[2]?.value).toEqual({
-        message: expect.any(String),
-        suggestions: expect.any(Array),
-      });
+      expectLoopResults(JSON.parse(text));
     } finally {
       await worker.dispose();
+    }
+  }, 240_000);
+});
+
+describe('agentchat/ai-sdk in headless Chromium', () => {
+  it("runs the AI SDK's loop with the tools in a page bundled from the ESM build", async () => {
+    const folder = await projectWith(VERSIONS['ai 7']);
+    const { code, metafile } = await bundleForBrowser('ai-sdk-browser-app.mjs', {
+      entryPoints: [join(folder, 'ai-sdk-browser-app.mjs')],
+      absWorkingDir: folder,
+    });
+    expect(Object.keys(metafile.inputs)).toContain('node_modules/agentchat/dist/ai-sdk/index.js');
+    const browser = await chromium.launch({ ...chromiumLaunchOptions, headless: true });
+    const app = await serveApps({ app: code });
+    // The mock allows the page's origin and no other.
+    const service = await startMockForApps(app.origin);
+    try {
+      const { result } = await runAppPage(
+        browser,
+        `${app.origin}/app/?baseUrl=${encodeURIComponent(service.baseUrl)}`,
+        service.baseUrl,
+      );
+      expectLoopResults(result);
+    } finally {
+      await browser.close();
+      await service.stop();
+      await app.close();
     }
   }, 240_000);
 });

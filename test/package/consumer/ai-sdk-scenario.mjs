@@ -6,14 +6,10 @@ import { Client, NotFoundError } from 'agentchat';
 import { agentchatTools } from 'agentchat/ai-sdk';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import { lastOutput, usage } from './ai-sdk-loop.mjs';
 
 const [baseUrl, label] = process.argv.slice(2);
 const API_KEY = 'sk_ai_sdk_package_9d3f1b7a';
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-
 /** The mock model, answering each step from the prompt so far: tool calls, or a text. */
 function scripted(steps) {
   let callId = 0;
@@ -40,14 +36,6 @@ function scripted(steps) {
   });
   return { model, prompts };
 }
-
-/** The last tool result the model was given. */
-const lastOutput = (prompt) =>
-  prompt
-    .filter((message) => message.role === 'tool')
-    .flatMap((message) => message.content)
-    .filter((part) => part.type === 'tool-result')
-    .at(-1)?.output;
 
 const signals = [];
 const client = new Client({

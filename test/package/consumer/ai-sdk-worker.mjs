@@ -1,65 +1,12 @@
-// A Cloudflare Worker in which the AI SDK's loop, with its mock model, creates a project, reads it
-// and chats with its agent through agentchat/ai-sdk: GET /?baseUrl=<mock> answers with the tool
+// A Cloudflare Worker that runs ai-sdk-loop.mjs: GET /?baseUrl=<mock> answers with the tool
 // results the model read, as JSON. Bundled with esbuild before it is handed to workerd.
-import { Client } from 'agentchat';
-import { agentchatTools } from 'agentchat/ai-sdk';
-import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-
-/** The last tool result the model was given. */
-const lastOutput = (prompt) =>
-  prompt
-    .filter((message) => message.role === 'tool')
-    .flatMap((message) => message.content)
-    .filter((part) => part.type === 'tool-result')
-    .at(-1)?.output;
-
-/** Create, then read, then chat, then answer: each step from the result before it. */
-function nextStep(prompt) {
-  const last = lastOutput(prompt)?.value;
-  if (last === undefined) {
-    return ['create_project', { name: 'Worker launch', agentId: 'agent_support' }];
-  }
-  if (!('agentId' in last) && 'id' in last) return ['get_project', { id: last.id }];
-  if ('agentId' in last) return ['send_message', { projectId: last.id, message: 'A plan?' }];
-  return undefined;
-}
+import { runToolLoop } from './ai-sdk-loop.mjs';
 
 export default {
   async fetch(request) {
     const baseUrl = new URL(request.url).searchParams.get('baseUrl');
-    const seen = [];
-    const model = new MockLanguageModelV3({
-      doGenerate: async ({ prompt }) => {
-        seen.push(lastOutput(prompt));
-        const call = nextStep(prompt);
-        const content = call
-          ? [
-              {
-                type: 'tool-call',
-                toolCallId: `call_${seen.length}`,
-                toolName: call[0],
-                input: JSON.stringify(call[1]),
-              },
-            ]
-          : [{ type: 'text', text: 'Done.' }];
-        const reason = call ? 'tool-calls' : 'stop';
-        return { content, finishReason: { unified: reason, raw: reason }, usage, warnings: [] };
-      },
-    });
     try {
-      const { text } = await generateText({
-        model,
-        tools: agentchatTools(new Client({ apiKey: 'sk_worker', baseUrl })),
-        stopWhen: stepCountIs(5),
-        prompt: 'Go',
-      });
-      return Response.json({ text, seen: seen.slice(1) });
+      return Response.json(await runToolLoop({ apiKey: 'sk_worker', baseUrl }));
     } catch (error) {
       return new Response(String(error?.stack ?? error), { status: 500 });
     }
