@@ -34,6 +34,7 @@ import {
 } from '../index.js';
 import { toolErrorText } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
+import type { ToolSchema } from '../tools/schema.js';
 import type { ToolName } from '../tools/scope.js';
 
 /**
@@ -112,7 +113,7 @@ export function agentchatTools(client: Client, options?: AgentChatToolsOptions):
   for (const { tool, needsApproval } of offeredTools('agentchat/ai-sdk', options)) {
     tools[tool.name] = {
       description: tool.description,
-      inputSchema: tool.inputSchema,
+      inputSchema: withOpenObjects(tool.inputSchema),
       outputSchema: tool.outputSchema,
       needsApproval,
       execute: async (input: unknown, { abortSignal }: { abortSignal?: AbortSignal }) => {
@@ -167,4 +168,32 @@ export function agentchatToolApproval(
  */
 function modelSafe(error: unknown): unknown {
   return isAgentChatError(error) ? error : new Error(toolErrorText(error));
+}
+
+/**
+ * `schema` with each free-form object property (`metadata`: an object with no `properties`)
+ * saying `additionalProperties: {}`. The AI SDK closes every object whose JSON Schema has no
+ * schema for extra fields (`additionalProperties: false`, for strict providers), which would
+ * leave a model only `{}` to give as `metadata`; a schema it keeps as it is.
+ */
+function withOpenObjects<Value>(schema: ToolSchema<Value>): ToolSchema<Value> {
+  const standard = schema['~standard'];
+  const open =
+    (convert: typeof standard.jsonSchema.input) =>
+    (options: Parameters<typeof convert>[0]): Record<string, unknown> => {
+      const json = convert(options);
+      const properties = (json.properties ?? {}) as Record<string, Record<string, unknown>>;
+      for (const property of Object.values(properties)) {
+        if (property.type === 'object' && property.properties === undefined) {
+          property.additionalProperties = {};
+        }
+      }
+      return json;
+    };
+  return {
+    '~standard': {
+      ...standard,
+      jsonSchema: { input: open(standard.jsonSchema.input), output: standard.jsonSchema.output },
+    },
+  };
 }

@@ -205,6 +205,35 @@ describe('tools and readOnly', () => {
     });
   });
 
+  it('leave metadata open to any JSON object, which the model can fill', async () => {
+    const { model } = scriptedModel([
+      () => ({
+        calls: [
+          {
+            name: 'create_project',
+            input: { name: 'Tagged', agentId: 'agent_1', metadata: { tier: 2 } },
+          },
+        ],
+      }),
+      () => ({ text: 'Created.' }),
+    ]);
+    await generateText({
+      model,
+      tools: agentchatTools(client),
+      stopWhen: stepCountIs(3),
+      prompt: 'Go',
+    });
+    const create = model.doGenerateCalls[0]?.tools?.find((tool) => tool.name === 'create_project');
+    const inputSchema = (create as { inputSchema?: unknown } | undefined)?.inputSchema as {
+      additionalProperties: unknown;
+      properties: { metadata: { additionalProperties: unknown } };
+    };
+    // The arguments stay closed; metadata, open (the AI SDK would close it: `false`).
+    expect(inputSchema.additionalProperties).toBe(false);
+    expect(inputSchema.properties.metadata.additionalProperties).toEqual({});
+    expect(server.service.projects().map((project) => project.metadata)).toEqual([{ tier: 2 }]);
+  });
+
   it('are refused when wrong, with a ConfigurationError that says what to write', () => {
     expect(() => agentchatTools(client, { readOnly: true, tools: ['create_project'] })).toThrow(
       ConfigurationError,
