@@ -21,6 +21,13 @@ const mcpEntry = { 'mcp/index': 'src/mcp/index.ts' };
  */
 const otelEntry = { 'otel/index': 'src/otel/index.ts' };
 
+/**
+ * The agent frameworks' entries, built apart for the same reason, their declarations with the
+ * others so that they name agentchat's own `Client`. Each reaches the client through the package's
+ * name (see `clientByPackageName`) and its framework, an optional peer, only through types.
+ */
+const frameworkEntries = { 'ai-sdk/index': 'src/ai-sdk/index.ts' };
+
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
 
 /**
@@ -46,18 +53,30 @@ const signInFrontByImport: Plugin = {
   },
 };
 
+const sources = join(dirname(fileURLToPath(import.meta.url)), 'src');
+
 /**
- * agentchat/mcp uses the client through its public entry (`../index.js` in src/mcp/). In the
- * build that import goes to the package by its own name, which Node resolves to the build the
- * caller loaded: the server calls the user's copy of the client instead of shipping another.
+ * The folders of src/ whose code reaches the client through its public entry (`../index.js`):
+ * agentchat/mcp, the agent frameworks' entries and the tool table they share.
+ */
+const byPackageName = ['mcp', 'tools', 'ai-sdk', 'openai-agents', 'langchain', 'mastra'].map(
+  (folder) => join(sources, folder),
+);
+
+/**
+ * agentchat/mcp and the frameworks' entries use the client through its public entry
+ * (`../index.js`). In the build that import goes to the package by its own name, which Node
+ * resolves to the build the caller loaded: the tools call the user's copy of the client instead of
+ * shipping another.
  */
 const clientByPackageName: Plugin = {
   name: 'client-by-package-name',
   setup(build) {
-    // From src/mcp/ and its rooms (src/mcp/front/): whatever the depth, the same public entry.
+    // From any of those folders and their rooms (src/mcp/front/): whatever the depth, the same
+    // public entry.
     build.onResolve({ filter: /^(\.\.\/)+index\.js$/ }, ({ path, resolveDir }) =>
-      resolveDir.startsWith(mcpSources) &&
-      join(resolveDir, path) === join(mcpSources, '..', 'index.js')
+      byPackageName.some((folder) => resolveDir.startsWith(folder)) &&
+      join(resolveDir, path) === join(sources, 'index.js')
         ? { path: 'agentchat', external: true }
         : undefined,
     );
@@ -114,7 +133,7 @@ const instrumentationByName: Plugin = {
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
 const dts = {
   compilerOptions: { stripInternal: true },
-  entry: { ...entry, ...mcpEntry, ...otelEntry },
+  entry: { ...entry, ...mcpEntry, ...otelEntry, ...frameworkEntries },
 };
 
 export default defineConfig([
@@ -202,6 +221,17 @@ export default defineConfig([
     platform: 'node',
     removeNodeProtocol: false,
     esbuildPlugins: [instrumentationByName],
+    sourcemap: true,
+    treeshake: true,
+  },
+  {
+    // The frameworks' entries in ESM and CJS, for any runtime the client runs on (the AI SDK's in
+    // browsers and Workers too): no Node.js module, the frameworks external.
+    entry: frameworkEntries,
+    format: ['esm', 'cjs'],
+    target: 'es2022',
+    platform: 'neutral',
+    esbuildPlugins: [clientByPackageName],
     sourcemap: true,
     treeshake: true,
   },

@@ -1,52 +1,14 @@
 import { type AuthInfo, type JSONRPCRequest, requireScopes } from '@modelcontextprotocol/server';
-import { ConfigurationError } from '../index.js';
-import { closest } from '../internal/closest.js';
+import { allTools, type ReadOnlyToolName, type ToolName } from '../tools/scope.js';
+import type { AgentChatTool } from '../tools/table.js';
 import { checkedScopeNames, type McpScopeNames } from './scope-names.js';
-import { type AgentChatTool, createProject, getProject, sendMessage } from './tools.js';
 
-/** Every tool, in the order `tools/list` gives them: the names below are read from it. */
-const toolTable = [createProject, getProject, sendMessage] as const;
-
-/** One tool of {@link toolTable}, with its name and `readOnlyHint` as literal types. */
-type TableTool = (typeof toolTable)[number];
-
-/**
- * A tool of agentchat/mcp, by the name MCP clients see.
- *
- * @useDeclaredType
- * @example
- * ```ts
- * import { Client } from 'agentchat';
- * import { createMcpServer, type ToolName } from 'agentchat/mcp';
- *
- * const tools: ToolName[] = ['get_project', 'send_message'];
- * const server = createMcpServer({ client: new Client(), tools });
- * ```
- */
-export type ToolName = TableTool['name'];
-
-/**
- * A tool that changes nothing (`get_project`): the only kind a scope with `readOnly: true` may
- * list.
- *
- * @useDeclaredType
- * @example
- * ```ts
- * import { Client } from 'agentchat';
- * import { createMcpServer, type ReadOnlyToolName } from 'agentchat/mcp';
- *
- * const tools: ReadOnlyToolName[] = ['get_project'];
- * const server = createMcpServer({ client: new Client(), readOnly: true, tools });
- * ```
- */
-export type ReadOnlyToolName = Extract<
-  TableTool,
-  { readonly annotations: { readonly readOnlyHint: true } }
->['name'];
-
-/** Every tool, in the order `tools/list` gives them. */
-// biome-ignore lint/suspicious/noExplicitAny: the list holds tools of different shapes
-export const allTools: readonly AgentChatTool<any, any>[] = toolTable;
+export {
+  allTools,
+  type ReadOnlyToolName,
+  type ToolName,
+  toolsInScope,
+} from '../tools/scope.js';
 
 /**
  * The `tools` of a {@link McpToolScope}: any list of {@link ToolName}s, except that with
@@ -111,43 +73,6 @@ export interface McpToolScope<
    * @default false
    */
   readOnly?: ReadOnly;
-}
-
-/**
- * The tools a scope selects, in their usual order.
- *
- * @throws {@link ConfigurationError} for a name that is not a tool (with the one probably meant), an
- * empty list, or a tool that changes something named in a read-only scope.
- */
-// biome-ignore lint/suspicious/noExplicitAny: see allTools
-export function toolsInScope(scope: McpToolScope): readonly AgentChatTool<any, any>[] {
-  const { tools, readOnly = false } = scope;
-  const names = allTools.map((tool) => tool.name);
-  if (tools !== undefined) {
-    if (!Array.isArray(tools) || tools.length === 0) {
-      throw new ConfigurationError(`tools must list one or more of ${names.join(', ')}.`);
-    }
-    for (const name of tools as readonly unknown[]) {
-      if (typeof name === 'string' && names.includes(name)) continue;
-      const meant = typeof name === 'string' ? closest(name, names) : undefined;
-      throw new ConfigurationError(
-        `Unknown tool ${JSON.stringify(name)}${meant ? `; did you mean ${meant}?` : ''} ` +
-          `(the tools are ${names.join(', ')}).`,
-      );
-    }
-  }
-  const chosen = allTools.filter(
-    (tool) => tools === undefined || tools.includes(tool.name as ToolName),
-  );
-  if (!readOnly) return chosen;
-  const writing = chosen.filter((tool) => tool.annotations.readOnlyHint !== true);
-  if (tools !== undefined && writing.length > 0) {
-    throw new ConfigurationError(
-      `A read-only server cannot offer ${writing.map((tool) => tool.name).join(', ')}, which ` +
-        'changes something: drop it from tools, or drop readOnly.',
-    );
-  }
-  return chosen.filter((tool) => tool.annotations.readOnlyHint === true);
 }
 
 /**

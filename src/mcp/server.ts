@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { type Client, ConfigurationError, VERSION } from '../index.js';
+import { isClientLike } from '../tools/table.js';
 import { type McpToolScope, type ToolName, toolsInScope } from './scope.js';
 import { toolError, toolSuccess } from './tool-result.js';
 import type { AgentChatTool, Operations } from './tools.js';
@@ -128,15 +129,4 @@ function registerTool<Input, Output extends object>(
   );
 }
 
-/**
- * Checks the operations the tools call rather than `instanceof Client`, so that a client from
- * another copy of the package (its ESM and CJS builds) works too.
- */
-export function isClientLike(value: unknown): value is Client {
-  const candidate = value as Partial<Client> | null | undefined;
-  return (
-    typeof candidate?.projects?.create === 'function' &&
-    typeof candidate.projects.get === 'function' &&
-    typeof candidate.chat?.send === 'function'
-  );
-}
+export { isClientLike };

@@ -56,7 +56,13 @@ describe('the TypeDoc reference', () => {
 
   it('documents every entry point', () => {
     const names = requireProject().children?.map((module) => module.name);
-    expect(names).toEqual(['agentchat', 'agentchat/mcp', 'agentchat/otel', 'agentchat/testing']);
+    expect(names).toEqual([
+      'agentchat',
+      'agentchat/ai-sdk',
+      'agentchat/mcp',
+      'agentchat/otel',
+      'agentchat/testing',
+    ]);
   });
 
   it('has a page for the client, its resources, every error, the mock service and the MCP server', () => {

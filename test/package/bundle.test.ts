@@ -149,7 +149,7 @@ describe('the browser bundle', () => {
     );
   });
 
-  it('is byte for byte the bundle a build without agentchat/mcp gives', async () => {
+  it('is byte for byte the bundle a build without agentchat/mcp and agentchat/ai-sdk gives', async () => {
     const withoutMcp = await installBuildWithoutMcp();
     for (const app of CLIENT_APPS) {
       const [shipped, control] = await Promise.all([
@@ -184,8 +184,8 @@ function sha256(text: string): string {
 const CLIENT_APPS = ['size-app.mjs', 'unused-import-app.mjs', 'tree-shaking-app.mjs'];
 
 /**
- * Builds the package with this repo's tsup configuration minus the MCP entries (the package as it
- * was before it had them) and lays it out in a folder of its own exactly as the consumer has the
+ * Builds the package with this repo's tsup configuration minus the MCP and agent framework entries
+ * (the package as it was before it had them) and lays it out in a folder of its own exactly as the consumer has the
  * shipped one: the installed manifest, copies of the runtime dependencies in node_modules, and the
  * apps at the top. Equal layouts matter: esbuild's minified names depend on the files' paths.
  * Returns the folder to bundle from.
@@ -210,7 +210,7 @@ async function installBuildWithoutMcp(): Promise<string> {
   for (const options of configs) {
     const entry = Object.fromEntries(
       Object.entries(options.entry as Record<string, string>).filter(
-        ([name]) => !name.startsWith('mcp/'),
+        ([name]) => !name.startsWith('mcp/') && !name.startsWith('ai-sdk/'),
       ),
     );
     if (Object.keys(entry).length === 0) continue;

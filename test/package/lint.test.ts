@@ -42,6 +42,7 @@ describe('the packed tarball', () => {
     expect(report.analysis.problems).toEqual([]);
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
       '.',
+      './ai-sdk',
       './mcp',
       './otel',
       './package.json',

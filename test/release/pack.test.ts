@@ -59,8 +59,8 @@ const ALLOWED = [
   // The guides and the OpenAPI document, not the generated reference site (docs/reference/).
   /^docs\/[\w-]+\.md$/,
   /^docs\/openapi\.yaml$/,
-  /^dist\/(testing\/|mcp\/|otel\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
-  /^dist\/(testing\/|mcp\/|otel\/)?index\.(js|cjs)\.map$/,
+  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/)?index\.(js|cjs)\.map$/,
   // The diagnostics channels and the server runtime's parts (the User-Agent with appInfo, the
   // causes of a failed connection), each with the stub browsers get instead (package.json
   // `imports`).
@@ -102,7 +102,13 @@ describe('npm pack', () => {
   });
 
   it('ships every entry point in ESM and CJS, each with types and a source map', () => {
-    for (const entry of ['dist/index', 'dist/testing/index', 'dist/mcp/index', 'dist/otel/index']) {
+    for (const entry of [
+      'dist/index',
+      'dist/testing/index',
+      'dist/mcp/index',
+      'dist/otel/index',
+      'dist/ai-sdk/index',
+    ]) {
       for (const suffix of ['.js', '.js.map', '.d.ts', '.cjs', '.cjs.map', '.d.cts']) {
         expect(paths).toContain(entry + suffix);
       }
@@ -205,7 +211,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 4.45 MB unpacked, 1,180 KB packed', () => {
+  it('stays small: under 4.7 MB unpacked, 1,240 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -250,7 +256,13 @@ describe('npm pack', () => {
     // maps; agentchat/otel's instrumentation built apart for CJS, so that its entry can name a
     // missing peer before loading it; the token provider's own checks of a token answer; and the
     // guides' new sections (networks, authentication, the front's rules).
-    expect(packed.unpackedSize).toBeLessThan(4450 * 1024);
-    expect(packed.size).toBeLessThan(1180 * 1024);
+    // agentchat/ai-sdk (issue 53) then added 183 KB unpacked: its ESM and CJS builds (20 KB each:
+    // the tool table with its descriptions, the schemas' JSON Schema and the options' checks,
+    // bundled apart from agentchat/mcp's copy), their source maps (65 KB each) and declarations
+    // (13 KB). Measured with `npm pack --dry-run` on its own branch: 4.13 MB unpacked, 1,075 KiB
+    // packed; with the rest of the round, 4.71 MB (4,597 KiB) unpacked and 1,248 KB (1,219 KiB)
+    // packed.
+    expect(packed.unpackedSize).toBeLessThan(4700 * 1024);
+    expect(packed.size).toBeLessThan(1240 * 1024);
   });
 });

@@ -1,5 +1,5 @@
-import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import * as z from 'zod/mini';
+import type { ZodStandardSchemaWithJSON } from 'zod/v4/core';
 import { notEmpty, validate } from '../core/validation.js';
 
 /**
@@ -13,7 +13,16 @@ export interface PropertyDoc {
 }
 
 /**
- * Turns one of the SDK's zod/mini schemas into the schema an MCP tool declares. Arguments and
+ * A tool's input or output schema: a Standard Schema (validation) with Standard JSON Schema (its
+ * JSON Schema), the form MCP servers take and the agent frameworks can read. Written with zod's
+ * copy of the spec's types, so that the published declarations need no other package.
+ */
+export interface ToolSchema<Value> {
+  readonly '~standard': ZodStandardSchemaWithJSON<z.ZodMiniType<Value, unknown>>;
+}
+
+/**
+ * Turns one of the SDK's zod/mini schemas into the schema a tool declares. Arguments and
  * results are checked by the SDK's own schema through the very `validate` the client runs, so the
  * tools accept exactly what the client accepts and word what they refuse as the client does
  * ("agentID: is not a known field; did you mean agentId?"). zod/mini leaves JSON Schema conversion out of its
@@ -22,7 +31,7 @@ export interface PropertyDoc {
 export function toolSchema<Schema extends z.ZodMiniType>(
   schema: Schema,
   properties: Readonly<Record<string, PropertyDoc>>,
-): StandardSchemaWithJSON<z.input<Schema>, z.output<Schema>> {
+): { readonly '~standard': ZodStandardSchemaWithJSON<Schema> } {
   const toJsonSchema =
     (io: 'input' | 'output') =>
     ({ target }: { target: string }): Record<string, unknown> => {
@@ -53,10 +62,13 @@ export function toolSchema<Schema extends z.ZodMiniType>(
   return {
     '~standard': {
       ...schema['~standard'],
+      // Not zod's: the checks and the JSON Schema are this module's. Hosts that see zod's name
+      // convert the schema with zod's own tools instead (the AI SDK does), losing both.
+      vendor: 'agentchat',
       validate: (value) => {
         const checked = validate(schema as z.ZodMiniType<z.output<Schema>>, value);
         if (checked.ok) return { value: checked.data };
-        // The MCP server prints each issue as `<path>: <message>`.
+        // Hosts print each issue as `<path>: <message>`.
         return {
           issues: checked.issues.map(({ path, message }) => ({
             message,

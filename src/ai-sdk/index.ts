@@ -1,0 +1,199 @@
+/**
+ * The service's three operations as Vercel AI SDK tools: `create_project`, `get_project` and
+ * `send_message`, the tools `agentchat/mcp` serves, run in process by `generateText`,
+ * `streamText` or a `ToolLoopAgent`. Needs the optional peer dependency `ai` (6 or 7). Runs
+ * wherever the client runs: Node.js, browsers, Workers.
+ *
+ * @example
+ * ```ts
+ * import { openai } from '@ai-sdk/openai';
+ * import { generateText, stepCountIs } from 'ai';
+ * import { Client } from 'agentchat';
+ * import { agentchatTools } from 'agentchat/ai-sdk';
+ *
+ * const { text } = await generateText({
+ *   model: openai('gpt-5'),
+ *   tools: agentchatTools(new Client()),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: 'Create a project "Launch" bound to agent_support and ask its agent for a plan.',
+ * });
+ * ```
+ *
+ * @packageDocumentation
+ * @module agentchat/ai-sdk
+ */
+import type { Tool } from 'ai';
+import {
+  type ChatReply,
+  type ChatSendParams,
+  type Client,
+  type CreatedProject,
+  isAgentChatError,
+  type Project,
+  type ProjectCreateParams,
+} from '../index.js';
+import { toolErrorText } from '../tools/error-text.js';
+import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
+import type { ToolSchema } from '../tools/schema.js';
+import type { ToolName } from '../tools/scope.js';
+
+/**
+ * Options of {@link agentchatTools} and {@link agentchatToolApproval}: which tools to offer, and
+ * which of them the AI SDK asks a person to approve before running.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'agentchat';
+ * import { type AgentChatToolsOptions, agentchatTools } from 'agentchat/ai-sdk';
+ *
+ * const options: AgentChatToolsOptions = { tools: ['get_project', 'send_message'] };
+ * const tools = agentchatTools(new Client(), options);
+ * ```
+ */
+export interface AgentChatToolsOptions extends FrameworkToolsOptions {}
+
+/**
+ * The tools {@link agentchatTools} returns, by name; those the options leave out are absent.
+ *
+ * @example
+ * ```ts
+ * import { Client } from 'agentchat';
+ * import { type AgentChatToolSet, agentchatTools } from 'agentchat/ai-sdk';
+ *
+ * const tools: AgentChatToolSet = agentchatTools(new Client(), { readOnly: true });
+ * ```
+ */
+// A type, not an interface: the AI SDK's `ToolSet` is a record, which only a type alias matches.
+export type AgentChatToolSet = {
+  /** Creates a project bound to an agent; its result is the {@link agentchat!CreatedProject}. */
+  create_project?: Tool<ProjectCreateParams, CreatedProject>;
+  /** Reads a project by id; its result is the {@link agentchat!Project}. */
+  get_project?: Tool<Pick<Project, 'id'>, Project>;
+  /** Sends a message to a project's agent; its result is the {@link agentchat!ChatReply}. */
+  send_message?: Tool<ChatSendParams, ChatReply>;
+};
+
+/**
+ * The service's operations as AI SDK tools over `client`, for `generateText`, `streamText` and
+ * `ToolLoopAgent`: `create_project` (`{ name, agentId, metadata? }`), `get_project` (`{ id }`) and
+ * `send_message` (`{ projectId, message }`), with the descriptions and schemas agentchat/mcp
+ * gives models. Arguments are checked by the client's own schemas before anything is sent; a
+ * result is the client's typed value, which the model reads as JSON. A failed call throws the
+ * SDK's error, which the AI SDK turns into a tool error the model reads: its message (never the
+ * key). The call's `abortSignal` cancels the request in flight.
+ *
+ * With `needsApproval`, the tools named carry the AI SDK's `needsApproval`: the loop stops at a
+ * `tool-approval-request` and sends nothing until a `tool-approval-response` approves the call.
+ * AI SDK 7 prefers approval configured on the call or agent: {@link agentchatToolApproval} gives
+ * that configuration.
+ *
+ * Needs the optional peer dependency `ai` (6 or 7).
+ *
+ * @throws {@link agentchat!ConfigurationError} when `client` is not a {@link agentchat!Client}, an
+ * option is unknown (with the one probably meant), or `tools` or `needsApproval` names an unknown
+ * tool or, with `readOnly`, a tool that changes something.
+ * @example
+ * ```ts
+ * import { openai } from '@ai-sdk/openai';
+ * import { generateText, stepCountIs } from 'ai';
+ * import { Client } from 'agentchat';
+ * import { agentchatTools } from 'agentchat/ai-sdk';
+ *
+ * const { text } = await generateText({
+ *   model: openai('gpt-5'),
+ *   tools: agentchatTools(new Client(), { needsApproval: ['create_project'] }),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: 'What does the agent of project proj_123 suggest next?',
+ * });
+ * ```
+ */
+export function agentchatTools(client: Client, options?: AgentChatToolsOptions): AgentChatToolSet {
+  const operations = clientOperations('agentchat/ai-sdk', client);
+  const tools: Record<string, Tool> = {};
+  for (const { tool, needsApproval } of offeredTools('agentchat/ai-sdk', options)) {
+    tools[tool.name] = {
+      description: tool.description,
+      inputSchema: withOpenObjects(tool.inputSchema),
+      outputSchema: tool.outputSchema,
+      needsApproval,
+      execute: async (input: unknown, { abortSignal }: { abortSignal?: AbortSignal }) => {
+        try {
+          return await tool.call(operations, input, abortSignal);
+        } catch (error) {
+          throw modelSafe(error);
+        }
+      },
+    };
+  }
+  return tools;
+}
+
+/**
+ * The AI SDK 7 `toolApproval` configuration of `generateText`, `streamText` or a `ToolLoopAgent`
+ * that asks a person before the tools `needsApproval` names run (`'user-approval'` for each),
+ * among the tools the options offer. The tools {@link agentchatTools} makes with the same options
+ * carry `needsApproval` themselves, which AI SDK 6 and 7 both honour; this is AI SDK 7's
+ * preferred place for it, beside the approval of tools of your own.
+ *
+ * @throws {@link agentchat!ConfigurationError} for the options {@link agentchatTools} refuses.
+ * @example
+ * ```ts
+ * import { openai } from '@ai-sdk/openai';
+ * import { generateText, stepCountIs } from 'ai';
+ * import { Client } from 'agentchat';
+ * import { agentchatToolApproval, agentchatTools } from 'agentchat/ai-sdk';
+ *
+ * const result = await generateText({
+ *   model: openai('gpt-5'),
+ *   tools: agentchatTools(new Client()),
+ *   toolApproval: agentchatToolApproval({ needsApproval: ['create_project', 'send_message'] }),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: 'Create a project "Launch" bound to agent_support.',
+ * });
+ * ```
+ */
+export function agentchatToolApproval(
+  options: AgentChatToolsOptions,
+): Partial<Record<ToolName, 'user-approval'>> {
+  const approval: Partial<Record<ToolName, 'user-approval'>> = {};
+  for (const { tool, needsApproval } of offeredTools('agentchat/ai-sdk', options)) {
+    if (needsApproval) approval[tool.name as ToolName] = 'user-approval';
+  }
+  return approval;
+}
+
+/**
+ * What `execute` throws for the model to read: the SDK's own error, whose message never holds the
+ * key; any other error could hold anything, so it is replaced by one that names only its class.
+ */
+function modelSafe(error: unknown): unknown {
+  return isAgentChatError(error) ? error : new Error(toolErrorText(error));
+}
+
+/**
+ * `schema` with each free-form object property (`metadata`: an object with no `properties`)
+ * saying `additionalProperties: {}`. The AI SDK closes every object whose JSON Schema has no
+ * schema for extra fields (`additionalProperties: false`, for strict providers), which would
+ * leave a model only `{}` to give as `metadata`; a schema it keeps as it is.
+ */
+function withOpenObjects<Value>(schema: ToolSchema<Value>): ToolSchema<Value> {
+  const standard = schema['~standard'];
+  const open =
+    (convert: typeof standard.jsonSchema.input) =>
+    (options: Parameters<typeof convert>[0]): Record<string, unknown> => {
+      const json = convert(options);
+      const properties = (json.properties ?? {}) as Record<string, Record<string, unknown>>;
+      for (const property of Object.values(properties)) {
+        if (property.type === 'object' && property.properties === undefined) {
+          property.additionalProperties = {};
+        }
+      }
+      return json;
+    };
+  return {
+    '~standard': {
+      ...standard,
+      jsonSchema: { input: open(standard.jsonSchema.input), output: standard.jsonSchema.output },
+    },
+  };
+}

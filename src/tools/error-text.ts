@@ -1,0 +1,19 @@
+import { isAgentChatError } from '../index.js';
+
+/**
+ * What a model reads of a failed call, on every face: the SDK's errors say what happened and
+ * never hold the key, so their message goes through whole, with the request id added when the
+ * message lacks it, for support. Any other error could come from anywhere and hold anything, so
+ * only its class is told.
+ */
+export function toolErrorText(error: unknown): string {
+  if (!isAgentChatError(error)) {
+    const kind = error instanceof Error ? error.name : typeof error;
+    return `The call failed with an unexpected ${kind}; its message is withheld, as it could hold a credential.`;
+  }
+  const requestId = 'requestId' in error ? error.requestId : undefined;
+  const text = `${error.name}: ${error.message}`;
+  return typeof requestId === 'string' && !text.includes(requestId)
+    ? `${text} (request id ${requestId})`
+    : text;
+}

@@ -1,0 +1,287 @@
+/**
+ * agentchat/ai-sdk in the AI SDK's own loop (`generateText`), its mock model scripted to call the
+ * tools, against the mock service on 127.0.0.1.
+ */
+import { generateText, stepCountIs } from 'ai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { agentchatToolApproval, agentchatTools } from '../../src/ai-sdk/index.js';
+import { Client, ConfigurationError, NotFoundError } from '../../src/index.js';
+import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { lastToolOutput, scriptedModel } from './scripted-model.js';
+
+const API_KEY = 'sk_ai_sdk_tools_7c1d9a2e';
+
+let server: MockServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startMockServer({ apiKeys: [API_KEY] });
+  client = new Client({ apiKey: API_KEY, baseUrl: server.baseUrl, maxRetries: 0 });
+});
+afterAll(() => server?.close());
+beforeEach(() => server.service.reset());
+
+describe('the tools in generateText', () => {
+  it('create, read and chat, each typed result reaching the model', async () => {
+    const { model, prompts } = scriptedModel([
+      () => ({
+        calls: [{ name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } }],
+      }),
+      (prompt) => {
+        const created = lastToolOutput(prompt) as { value: { id: string } };
+        return { calls: [{ name: 'get_project', input: { id: created.value.id } }] };
+      },
+      (prompt) => {
+        const project = lastToolOutput(prompt) as { value: { id: string } };
+        return {
+          calls: [
+            { name: 'send_message', input: { projectId: project.value.id, message: 'A plan?' } },
+          ],
+        };
+      },
+      () => ({ text: 'Done.' }),
+    ]);
+
+    const result = await generateText({
+      model,
+      tools: agentchatTools(client),
+      stopWhen: stepCountIs(5),
+      prompt: 'Create a project and ask its agent for a plan.',
+    });
+
+    expect(result.text).toBe('Done.');
+    const [project] = server.service.projects();
+    expect(project).toMatchObject({ name: 'Launch', agentId: 'agent_support' });
+    // Each result reached the model as the SDK's typed value, in JSON.
+    expect(lastToolOutput(prompts[1] ?? [])).toEqual({
+      type: 'json',
+      value: { id: project?.id, name: 'Launch', status: 'active', createdAt: expect.any(String) },
+    });
+    expect(lastToolOutput(prompts[2] ?? [])).toEqual({
+      type: 'json',
+      value: expect.objectContaining({ id: project?.id, agentId: 'agent_support', metadata: {} }),
+    });
+    expect(lastToolOutput(prompts[3] ?? [])).toEqual({
+      type: 'json',
+      value: { message: expect.any(String), suggestions: expect.any(Array) },
+    });
+    // The loop's own record holds the typed results too.
+    expect(result.steps.flatMap((step) => step.toolResults.map((r) => r.toolName))).toEqual([
+      'create_project',
+      'get_project',
+      'send_message',
+    ]);
+  });
+
+  it("gives a missing project as the AI SDK's tool error, its message without the key", async () => {
+    const { model, prompts } = scriptedModel([
+      () => ({ calls: [{ name: 'get_project', input: { id: 'proj_missing' } }] }),
+      () => ({ text: 'It does not exist.' }),
+    ]);
+
+    const result = await generateText({
+      model,
+      tools: agentchatTools(client),
+      stopWhen: stepCountIs(3),
+      prompt: 'Read proj_missing.',
+    });
+
+    const [error] = result.steps.flatMap((step) =>
+      step.content.filter((part) => part.type === 'tool-error'),
+    );
+    expect(error?.type === 'tool-error' && error.error).toBeInstanceOf(NotFoundError);
+    const seen = lastToolOutput(prompts[1] ?? []) as { type: string; value: string };
+    expect(seen.type).toBe('error-text');
+    expect(seen.value).toMatch(
+      /^NotFoundError: .*No project with id "proj_missing".*request id req_/,
+    );
+    expect(JSON.stringify(prompts)).not.toContain(API_KEY);
+  });
+
+  it("refuses arguments with the client's own words, sending nothing", async () => {
+    const { model, prompts } = scriptedModel([
+      () => ({ calls: [{ name: 'create_project', input: { name: 'X', agentID: 'agent_1' } }] }),
+      () => ({ text: 'Oops.' }),
+    ]);
+    await generateText({
+      model,
+      tools: agentchatTools(client),
+      stopWhen: stepCountIs(3),
+      prompt: 'Go',
+    });
+    expect(JSON.stringify(lastToolOutput(prompts[1] ?? []))).toMatch(/did you mean agentId/);
+    expect(server.service.requestLog()).toEqual([]);
+  });
+});
+
+describe('needsApproval', () => {
+  const createCall = () => ({
+    calls: [{ name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } }],
+  });
+
+  it('stops the loop at a tool-approval-request and sends nothing until approved', async () => {
+    const tools = agentchatTools(client, { needsApproval: ['create_project'] });
+    const first = scriptedModel([createCall]);
+    const asked = await generateText({
+      model: first.model,
+      tools,
+      stopWhen: stepCountIs(3),
+      prompt: 'Create a project.',
+    });
+
+    const request = asked.content.find((part) => part.type === 'tool-approval-request');
+    expect(request).toMatchObject({ toolCall: { toolName: 'create_project' } });
+    expect(server.service.requestLog()).toEqual([]);
+
+    // Approved: the loop goes on from the messages, and the call is made.
+    const second = scriptedModel([() => ({ text: 'Created.' })]);
+    await generateText({
+      model: second.model,
+      tools,
+      stopWhen: stepCountIs(3),
+      messages: [
+        { role: 'user', content: 'Create a project.' },
+        ...asked.response.messages,
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-approval-response',
+              approvalId: (request as { approvalId: string }).approvalId,
+              approved: true,
+            },
+          ],
+        },
+      ],
+    });
+    expect(server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+  });
+
+  it('asks for every tool with true, and for none by default', () => {
+    const all = agentchatTools(client, { needsApproval: true });
+    expect(Object.values(all).map((tool) => tool?.needsApproval)).toEqual([true, true, true]);
+    const none = agentchatTools(client);
+    expect(Object.values(none).map((tool) => tool?.needsApproval)).toEqual([false, false, false]);
+  });
+
+  it("gives AI SDK 7's toolApproval configuration, which stops the loop the same way", async () => {
+    expect(agentchatToolApproval({ needsApproval: ['send_message'] })).toEqual({
+      send_message: 'user-approval',
+    });
+    expect(agentchatToolApproval({ needsApproval: true, readOnly: true })).toEqual({
+      get_project: 'user-approval',
+    });
+    const { model } = scriptedModel([createCall]);
+    const asked = await generateText({
+      model,
+      tools: agentchatTools(client),
+      toolApproval: agentchatToolApproval({ needsApproval: ['create_project'] }),
+      stopWhen: stepCountIs(3),
+      prompt: 'Create a project.',
+    });
+    expect(asked.content.map((part) => part.type)).toContain('tool-approval-request');
+    expect(server.service.requestLog()).toEqual([]);
+  });
+});
+
+describe('tools and readOnly', () => {
+  it('offer what they say, to the model too', async () => {
+    expect(Object.keys(agentchatTools(client, { readOnly: true }))).toEqual(['get_project']);
+    expect(Object.keys(agentchatTools(client, { tools: ['send_message'] }))).toEqual([
+      'send_message',
+    ]);
+    const { model } = scriptedModel([() => ({ text: 'Nothing to do.' })]);
+    await generateText({
+      model,
+      tools: agentchatTools(client, { readOnly: true }),
+      prompt: 'Hello',
+    });
+    const offered = model.doGenerateCalls[0]?.tools?.map((tool) => tool.name);
+    expect(offered).toEqual(['get_project']);
+    const schema = model.doGenerateCalls[0]?.tools?.[0];
+    expect(schema).toMatchObject({
+      type: 'function',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    });
+  });
+
+  it('leave metadata open to any JSON object, which the model can fill', async () => {
+    const { model } = scriptedModel([
+      () => ({
+        calls: [
+          {
+            name: 'create_project',
+            input: { name: 'Tagged', agentId: 'agent_1', metadata: { tier: 2 } },
+          },
+        ],
+      }),
+      () => ({ text: 'Created.' }),
+    ]);
+    await generateText({
+      model,
+      tools: agentchatTools(client),
+      stopWhen: stepCountIs(3),
+      prompt: 'Go',
+    });
+    const create = model.doGenerateCalls[0]?.tools?.find((tool) => tool.name === 'create_project');
+    const inputSchema = (create as { inputSchema?: unknown } | undefined)?.inputSchema as {
+      additionalProperties: unknown;
+      properties: { metadata: { additionalProperties: unknown } };
+    };
+    // The arguments stay closed; metadata, open (the AI SDK would close it: `false`).
+    expect(inputSchema.additionalProperties).toBe(false);
+    expect(inputSchema.properties.metadata.additionalProperties).toEqual({});
+    expect(server.service.projects().map((project) => project.metadata)).toEqual([{ tier: 2 }]);
+  });
+
+  it('are refused when wrong, with a ConfigurationError that says what to write', () => {
+    expect(() => agentchatTools(client, { readOnly: true, tools: ['create_project'] })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => agentchatTools(client, { tools: ['get_projects' as never] })).toThrow(
+      /did you mean get_project\?/,
+    );
+    expect(() => agentchatTools(client, { needsAproval: true } as never)).toThrow(
+      /Unknown option needsAproval of agentchat\/ai-sdk; did you mean needsApproval\?/,
+    );
+    expect(() => agentchatTools({} as Client)).toThrow(ConfigurationError);
+    expect(() => agentchatToolApproval({ needsApproval: ['nope' as never] })).toThrow(
+      ConfigurationError,
+    );
+  });
+});
+
+describe('abort', () => {
+  it("the AI SDK's abortSignal reaches the request in flight", async () => {
+    const signals: AbortSignal[] = [];
+    const watched = new Client({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      fetch: (input, init) => {
+        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+        if (signal) signals.push(signal);
+        return fetch(input, init);
+      },
+    });
+    server.service.enqueue({ kind: 'hang' });
+    const { model } = scriptedModel([
+      () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),
+    ]);
+    const controller = new AbortController();
+
+    const run = generateText({
+      model,
+      tools: agentchatTools(watched),
+      abortSignal: controller.signal,
+      stopWhen: stepCountIs(3),
+      prompt: 'Read proj_1.',
+    });
+    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false]);
+    controller.abort('the user moved on');
+
+    await expect(run).rejects.toThrow();
+    await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
+    expect(server.service.requestLog()).toHaveLength(1);
+  });
+});
