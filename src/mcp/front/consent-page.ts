@@ -62,6 +62,7 @@ main{max-width:36rem;margin:2rem auto;padding:1.5rem;background:var(--card);bord
 h1{font-size:1.4rem;line-height:1.3;margin:0 0 .75rem;overflow-wrap:anywhere}
 h2{font-size:1rem;margin:1.25rem 0 .5rem}
 p{margin:.5rem 0}
+time{white-space:nowrap}
 code{font:.9em/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code-bg);padding:.05rem .3rem;border-radius:.25rem;overflow-wrap:anywhere}
 .badge{display:inline-block;font-size:.8rem;font-weight:700;padding:.1rem .5rem;border-radius:1rem;margin-right:.15rem;white-space:nowrap}
 .unverified,.unknown{background:var(--warn-bg);color:var(--warn)}
