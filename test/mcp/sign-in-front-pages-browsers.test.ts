@@ -107,6 +107,13 @@ describe.each(engines)('in %s', { timeout: 180_000 }, (engine) => {
             expect(
               await page.evaluate<boolean>('matchMedia("(prefers-color-scheme: dark)").matches'),
             ).toBe(colorScheme === 'dark');
+            // The page follows the scheme: light text on dark, or dark on light.
+            const [background, text] = await page.evaluate<[number, number]>(
+              `[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]
+              .map((color) => color.match(/\\d+/g).slice(0, 3).reduce((sum, part) => sum + Number(part), 0))`,
+            );
+            if (colorScheme === 'dark') expect(background).toBeLessThan(text);
+            else expect(background).toBeGreaterThan(text);
             const [viewport, content] = await page.evaluate<[number, number]>(
               '[document.documentElement.clientWidth, document.documentElement.scrollWidth]',
             );
