@@ -6,8 +6,10 @@
  * sent to a URL it names. The pages load nothing but their one inline stylesheet, which the
  * Content-Security-Policy allows by its hash, and cannot be framed.
  */
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentPage } from '../../src/mcp/front/consent-page.js';
@@ -288,5 +290,20 @@ describe('the error page', { timeout: 60_000 }, () => {
       await context.close();
     }
     expect(baitRequests).toEqual([]);
+  });
+});
+
+describe('the pictures of docs/mcp.md', () => {
+  it('are the files of docs/images, each shown', async () => {
+    // Linked by their address in the repository: docs/images does not ship in the package.
+    const guide = await readFile(join(import.meta.dirname, '../../docs/mcp.md'), 'utf8');
+    const shown = [
+      ...guide.matchAll(
+        /!\[[^\]]+\]\(https:\/\/github\.com\/agentchat\/agentchat-js\/raw\/main\/docs\/images\/([^)]+)\)/g,
+      ),
+    ].map((match) => match[1]);
+    const files = await readdir(join(import.meta.dirname, '../../docs/images'));
+    expect(shown.sort()).toEqual(files.filter((file) => file.startsWith('front-')).sort());
+    expect(shown.length).toBeGreaterThan(0);
   });
 });
