@@ -89,7 +89,17 @@ async function openChromium(view: View): Promise<EnginePage> {
     evaluate: (expression) => page.evaluate(expression),
     inject: async (script) => void (await page.evaluate(script)),
     press: (key) => page.keyboard.press(keys[key]),
-    screenshot: () => page.screenshot({ fullPage: true }),
+    screenshot: async () => {
+      try {
+        return await page.screenshot({ fullPage: true });
+      } catch (error) {
+        // Seen once on a loaded machine, right after a page loaded: Chromium had no frame yet.
+        // The next frame is the event to wait for, then one more try.
+        if (!String(error).includes('Unable to capture screenshot')) throw error;
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+        return page.screenshot({ fullPage: true });
+      }
+    },
     close: () => browser.close(),
   };
 }
