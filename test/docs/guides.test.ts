@@ -51,14 +51,15 @@ describe('the guides', () => {
   });
 
   it('link into the repository (examples, tests, benchmarks) only at files and folders that exist', async () => {
-    // Such links are absolute because those files do not ship in the package.
+    // Such links are absolute because those files do not ship in the package; a picture is
+    // linked `raw`.
     const base = await repositoryUrl();
     const broken: string[] = [];
     let checked = 0;
     for (const file of await markdownFiles()) {
       for (const target of linkTargets(await readFile(join(repo, file), 'utf8'))) {
         if (!target.startsWith(`${base}/`)) continue;
-        const match = target.slice(base.length).match(/^\/(blob|tree)\/main\/([^#]+)$/);
+        const match = target.slice(base.length).match(/^\/(blob|tree|raw)\/main\/([^#]+)$/);
         const path = match?.[2] ? join(repo, match[2]) : undefined;
         const found =
           path !== undefined &&

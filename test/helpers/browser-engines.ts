@@ -6,7 +6,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineBrowserProvider } from '@vitest/browser';
 import {
@@ -15,6 +14,7 @@ import {
 } from '@vitest/browser-webdriverio';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { BrowserProvider, TestProject } from 'vitest/node';
+import { freePort } from './free-port.js';
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
@@ -31,7 +31,7 @@ declare module 'vitest/browser' {
 export const browserStartTimeout = 60_000;
 
 /** Rejects with a message naming `what` if `promise` has not settled within `ms`. */
-async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
@@ -44,6 +44,25 @@ async function within<T>(ms: number, what: string, promise: Promise<T>): Promise
 }
 
 const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+/**
+ * Debian's Firefox ESR, headless, driven over WebDriver BiDi, with `prefs` set (such as the
+ * colour scheme pages see).
+ */
+export function launchFirefox(prefs: Record<string, unknown> = {}): Promise<Browser> {
+  return within(
+    browserStartTimeout,
+    `Starting ${firefoxPath}`,
+    puppeteer.launch({
+      browser: 'firefox',
+      protocol: 'webDriverBiDi',
+      executablePath: firefoxPath,
+      headless: true,
+      timeout: browserStartTimeout,
+      extraPrefsFirefox: prefs,
+    }),
+  );
+}
 
 /** Firefox over WebDriver BiDi, one page per test session, as vitest's own providers do. */
 class FirefoxProvider implements BrowserProvider {
@@ -73,17 +92,7 @@ class FirefoxProvider implements BrowserProvider {
   }
 
   async openPage(sessionId: string, url: string): Promise<void> {
-    this.#browser ??= within(
-      browserStartTimeout,
-      `Starting ${firefoxPath}`,
-      puppeteer.launch({
-        browser: 'firefox',
-        protocol: 'webDriverBiDi',
-        executablePath: firefoxPath,
-        headless: true,
-        timeout: browserStartTimeout,
-      }),
-    );
+    this.#browser ??= launchFirefox();
     const browser = await this.#browser;
     const page = this.#pages.get(sessionId) ?? (await browser.newPage());
     this.#pages.set(sessionId, page);
@@ -105,24 +114,18 @@ export const firefox = () =>
     providerFactory: (project) => new FirefoxProvider(project),
   });
 
-const miniBrowserPath =
+export const miniBrowserPath =
   process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
-
-/** A free TCP port on loopback, for WebKitWebDriver to listen on. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 /**
  * Waits until the driver answers on `port`. Polls only while the driver runs, so that a driver
  * stopped after a failed start leaves nothing running behind it.
  */
-async function listening(port: number, driver: ChildProcess, output: () => string): Promise<void> {
+export async function listening(
+  port: number,
+  driver: ChildProcess,
+  output: () => string,
+): Promise<void> {
   let failedToStart: Error | undefined;
   driver.once('error', (error) => {
     failedToStart = error;

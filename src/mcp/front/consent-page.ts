@@ -1,10 +1,25 @@
 /**
- * The front's own pages: the consent page naming the host (its name and redirect URI) and the
- * scopes it asks for, with `Allow` and `Deny`, and the error page. A proxy signing everyone in
- * with one upstream client id must ask this of the person itself (the MCP security best
- * practices: confused deputy). The form carries a one-time token the front checks (CSRF), and
- * no page of the front may be framed (clickjacking).
+ * The front's own pages: the consent page, where a person decides whether to trust a host, and
+ * the error page. A proxy signing everyone in with one upstream client id must ask this of the
+ * person itself (the MCP security best practices: confused deputy). The consent page names the
+ * host as it registered itself, marked unverified (a Client ID Metadata Document's host is the
+ * one thing checked), shows where the access goes, and says in words what each scope allows.
+ * The form carries a one-time token the front checks (CSRF), and no page may be framed
+ * (clickjacking).
+ *
+ * Every value shown comes from someone the front does not trust (a client's metadata, a redirect
+ * URI, an upstream's error): each is escaped, so markup shows as text. The pages load nothing: one
+ * stylesheet inline, allowed by its hash, no script, no image, no font.
  */
+import { createHash } from 'node:crypto';
+
+/** The scope names the front's tools need, by what they allow. */
+export interface ScopeNames {
+  /** The scope of the tools that only read (`get_project`), as tokens carry it. */
+  readonly read: string;
+  /** The scope of the tools that change things (`create_project`, `send_message`). */
+  readonly write: string;
+}
 
 /** What the consent page names. */
 export interface ConsentDetails {
@@ -12,6 +27,8 @@ export interface ConsentDetails {
   readonly clientId: string;
   readonly redirectUri: string;
   readonly scopes: readonly string[];
+  /** What the tools' scopes are called at this front, to say what each allows. */
+  readonly scopeNames: ScopeNames;
   /** Where the form posts. */
   readonly action: string;
   /** The one-time token the form posts back. */
@@ -21,60 +38,172 @@ export interface ConsentDetails {
 }
 
 /**
- * Headers for every page of the front: no framing by any origin, no script, nothing cached, no
- * referrer (the URLs hold one-time values).
+ * The scope names of the front's tool scopes as the handler lists them: reading first, then
+ * writing (`ToolScopes.supported`), one name when both are the same.
+ *
+ * @example
+ * ```ts
+ * scopeNamesOf(['agentchat:read', 'agentchat:write']); // { read: 'agentchat:read', write: 'agentchat:write' }
+ * ```
+ */
+export function scopeNamesOf(toolScopes: readonly string[]): ScopeNames {
+  return { read: toolScopes[0] ?? '', write: toolScopes.at(-1) ?? '' };
+}
+
+/** The pages' one stylesheet: light and dark, AA contrast, from 320 px wide. */
+const STYLE = `
+:root{color-scheme:light dark;--bg:#eef1f5;--card:#fff;--text:#1a1f26;--muted:#4a5361;--line:#c9d0da;--accent:#1d4fa3;--on-accent:#fff;--focus:#1d4fa3;--warn-bg:#fff1c9;--warn:#6b4200;--ok-bg:#ddf3e4;--ok:#15592c;--code-bg:#eef1f5}
+@media (prefers-color-scheme:dark){:root{--bg:#0f1216;--card:#1a1f26;--text:#e9ecf1;--muted:#b3bcc8;--line:#3a4350;--accent:#9cc0ff;--on-accent:#0b1730;--focus:#9cc0ff;--warn-bg:#3b2c00;--warn:#ffd77a;--ok-bg:#0e3320;--ok:#94e2ad;--code-bg:#262c35}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--text);font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{max-width:36rem;margin:2rem auto;padding:1.5rem;background:var(--card);border:1px solid var(--line);border-radius:.75rem}
+@media (max-width:40rem){body{background:var(--card)}main{margin:0;border:0;border-radius:0;padding:1rem}}
+.product{margin:0 0 1rem;font-weight:600;color:var(--muted);font-size:.9rem;letter-spacing:.02em}
+h1{font-size:1.4rem;line-height:1.3;margin:0 0 .75rem;overflow-wrap:anywhere}
+h2{font-size:1rem;margin:1.25rem 0 .5rem}
+p{margin:.5rem 0}
+time{white-space:nowrap}
+code{font:.9em/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code-bg);padding:.05rem .3rem;border-radius:.25rem;overflow-wrap:anywhere}
+.badge{display:inline-block;font-size:.8rem;font-weight:700;padding:.1rem .5rem;border-radius:1rem;margin-right:.15rem;white-space:nowrap}
+.unverified,.unknown{background:var(--warn-bg);color:var(--warn)}
+.verified{background:var(--ok-bg);color:var(--ok)}
+.destination{border:2px solid var(--line);border-radius:.5rem;padding:.75rem 1rem;margin:1rem 0}
+.destination h2{margin:0;font-size:.9rem;font-weight:600;color:var(--muted)}
+.host{font-size:1.5rem;font-weight:700;margin:.25rem 0;overflow-wrap:anywhere}
+.muted{color:var(--muted);font-size:.9rem}
+ul{padding-left:1.25rem;margin:.25rem 0}
+li{margin:.35rem 0}
+li code{font-size:.8em;color:var(--muted)}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.5rem 0 1rem}
+button{font:inherit;font-weight:600;min-height:2.75rem;min-width:8rem;padding:.5rem 1.5rem;border-radius:.5rem;border:2px solid var(--accent);background:var(--card);color:var(--accent);cursor:pointer;flex:1 1 8rem}
+button.primary{background:var(--accent);color:var(--on-accent)}
+button:focus-visible{outline:3px solid var(--focus);outline-offset:3px}
+`.trim();
+
+/** The stylesheet's hash, which is all the pages' Content-Security-Policy lets in. */
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+/**
+ * Headers for every page of the front: no framing by any origin, nothing loaded but the inline
+ * stylesheet, no script, nothing cached, no referrer (the URLs hold one-time values).
  */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': `default-src 'none'; style-src ${STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'`,
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 };
 
-/** What each scope lets a host do, as the person reads it. */
-const SCOPE_MEANINGS: Readonly<Record<string, string>> = {
-  offline_access: 'stay connected without asking you again',
-};
-
 /** The consent page's HTML. */
 export function consentPage(details: ConsentDetails): string {
-  const name = details.clientName ?? details.clientId;
-  const scopes = details.scopes
-    .map((scope) => {
-      const meaning = SCOPE_MEANINGS[scope];
-      return `<li><code>${escapeHtml(scope)}</code>${meaning ? `: ${escapeHtml(meaning)}` : ''}</li>`;
-    })
-    .join('');
+  const name = details.clientName?.trim() || details.clientId;
+  const verifiedHost = metadataDocumentHost(details.clientId);
+  const identity =
+    verifiedHost === undefined
+      ? `<p id="client-identity"><span class="badge unverified">Unverified</span> The application chose this name itself; nobody has checked it.</p>`
+      : `<p id="client-identity"><span class="badge verified">Verified host</span> The application is published at <strong id="client-host">${escapeHtml(verifiedHost)}</strong>. It chose its name itself.</p>`;
+  const scopes = details.scopes.flatMap((scope) => scopeItems(scope, details.scopeNames));
   return page(
     `Allow ${name}?`,
     `<h1>Allow <span id="client-name">${escapeHtml(name)}</span> to use Project and Agent Chat as you?</h1>
-<p>Client: <code id="client-id">${escapeHtml(details.clientId)}</code></p>
-<p>It will receive your access at <code id="redirect-uri">${escapeHtml(details.redirectUri)}</code>.</p>
-<p>It asks for:</p><ul id="scopes">${scopes || '<li>no scope</li>'}</ul>
-${details.upstream ? `<p>You will then sign in at <code>${escapeHtml(details.upstream)}</code>.</p>` : ''}
-<form method="post" action="${escapeHtml(details.action)}">
+${identity}
+<section class="destination" aria-labelledby="destination-title">
+<h2 id="destination-title">Your access will be sent to</h2>
+<p class="host" id="redirect-host">${escapeHtml(destinationOf(details.redirectUri).host)}</p>
+<p class="muted">${escapeHtml(destinationOf(details.redirectUri).where)} Full address: <code id="redirect-uri">${escapeHtml(details.redirectUri)}</code></p>
+</section>
+<section aria-labelledby="scopes-title">
+<h2 id="scopes-title">It will be able to</h2>
+<ul id="scopes">${scopes.join('') || '<li>Nothing more than knowing you signed in</li>'}</ul>
+</section>
+${details.upstream ? `<p>Next, you sign in at <strong id="upstream-host">${escapeHtml(hostOf(details.upstream))}</strong>.</p>` : ''}
+<p class="muted">Allow only if you started this in an application you trust, and the address above is its own.</p>
+<form method="post" action="${escapeHtml(details.action)}" class="actions">
 <input type="hidden" name="csrf" value="${escapeHtml(details.csrfToken)}">
-<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="allow" class="primary">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button>
-</form>`,
+</form>
+<p class="muted">Client ID: <code id="client-id">${escapeHtml(details.clientId)}</code></p>`,
   );
 }
 
-/** The error page: what went wrong, never a redirect to a client. */
-export function errorPage(title: string, description: string | undefined): string {
+/**
+ * The error page: what went wrong, what the person can do, and what to tell whoever runs the
+ * server (`code`, the upstream's or the engine's error code, when there is one). Never a redirect
+ * to a client, never a stack.
+ */
+export function errorPage(title: string, description?: string, code?: string): string {
+  const now = new Date();
+  const time = `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const tell =
+    code === undefined
+      ? `what this page says, and the time: <time datetime="${now.toISOString()}">${time}</time>.`
+      : `the code <code id="error-code">${escapeHtml(code)}</code> and the time: <time datetime="${now.toISOString()}">${time}</time>.`;
   return page(
     title,
-    `<h1>${escapeHtml(title)}</h1>${description ? `<p id="error-description">${escapeHtml(description)}</p>` : ''}`,
+    `<h1>${escapeHtml(title)}</h1>
+${description ? `<p id="error-description">${escapeHtml(description)}</p>` : ''}
+<section aria-labelledby="next-title">
+<h2 id="next-title">What you can do</h2>
+<p>Go back to the application you came from and connect again. It was given no access this time.</p>
+<p>If this happens again, tell whoever runs this server ${tell}</p>
+</section>`,
   );
 }
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<meta name="viewport" content="width=device-width"><style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}button{margin-right:1rem;padding:.5rem 1.5rem}</style>
-</head><body>${body}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Project and Agent Chat</title>
+<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark">
+<style>${STYLE}</style>
+</head><body><main>
+<p class="product">Project and Agent Chat</p>
+${body}
+</main></body></html>`;
+}
+
+/**
+ * A Client ID Metadata Document client's host: its client id is the https URL (with a path) the
+ * front fetched its metadata from, so that host is checked. A registered client's id is one the
+ * engine made, never a URL.
+ */
+function metadataDocumentHost(clientId: string): string | undefined {
+  const url = URL.parse(clientId);
+  return url?.protocol === 'https:' && url.pathname !== '/' ? url.host : undefined;
+}
+
+/** Where a redirect URI sends the access, as the person reads it. */
+function destinationOf(redirectUri: string): { host: string; where: string } {
+  const url = URL.parse(redirectUri);
+  if (url === null) return { host: redirectUri, where: '' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { host: url.protocol, where: `An app on this device that opens ${url.protocol} links.` };
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return {
+    host: url.host,
+    where: loopback ? 'A program on this computer.' : 'A website.',
+  };
+}
+
+function hostOf(issuer: string): string {
+  return URL.parse(issuer)?.host || issuer;
+}
+
+/** A scope's lines in the list: what it allows, in words, then its name. */
+function scopeItems(scope: string, names: ScopeNames): string[] {
+  const named = (meaning: string) =>
+    `<li>${escapeHtml(meaning)} <code>${escapeHtml(scope)}</code></li>`;
+  const items: string[] = [];
+  if (scope === names.read) items.push(named('Read your projects'));
+  if (scope === names.write) items.push(named('Create projects and send messages to their agents'));
+  if (scope === 'offline_access') items.push(named('Stay signed in'));
+  if (scope === 'openid') items.push(named('Know which account you signed in with'));
+  if (items.length > 0) return items;
+  return [
+    `<li><span class="badge unknown">Unknown</span> <code>${escapeHtml(scope)}</code>: a permission this server does not describe</li>`,
+  ];
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {

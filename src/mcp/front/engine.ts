@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import { startBridge } from './bridge.js';
 import { callerOf } from './caller.js';
+import { scopeNamesOf } from './consent-page.js';
 import { withFetchMemo } from './document-fetch.js';
 import { interactionRoutes } from './interactions.js';
 import { memoryStore } from './memory-store.js';
@@ -76,6 +77,7 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     upstream,
     upstreamIssuer: settings.upstreamIssuer,
     issuer: settings.issuer,
+    scopeNames: scopeNamesOf(settings.toolScopes),
   });
   provider.use(async (ctx, next) => {
     // The path as the engine's router reads it, whatever the spelling (see isRouteOf).

@@ -14,7 +14,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { default as Provider } from 'oidc-provider';
-import { consentPage, errorPage, PAGE_HEADERS } from './consent-page.js';
+import { consentPage, errorPage, PAGE_HEADERS, type ScopeNames } from './consent-page.js';
 import type { FrontAdapter, FrontAdapterConstructor } from './options.js';
 import { FRONT_TTL } from './provider.js';
 import type { HostError, Upstream, UpstreamChecks, UpstreamOutcome } from './upstream.js';
@@ -50,6 +50,8 @@ export interface InteractionOptions {
   readonly upstreamIssuer: string;
   /** The front's public origin, which the upstream redirects back to. */
   readonly issuer: string;
+  /** What the tools' scopes are called here, for the consent page to say what each allows. */
+  readonly scopeNames: ScopeNames;
 }
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -59,14 +61,14 @@ type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  *
  * @example
  * ```ts
- * const route = interactionRoutes({ provider, adapter, upstream, upstreamIssuer, issuer });
+ * const route = interactionRoutes({ provider, adapter, upstream, upstreamIssuer, issuer, scopeNames });
  * const handle = route('/oauth/callback');
  * ```
  */
 export function interactionRoutes(
   options: InteractionOptions,
 ): (pathname: string) => NodeHandler | undefined {
-  const { provider, adapter: Store, upstream, upstreamIssuer, issuer } = options;
+  const { provider, adapter: Store, upstream, upstreamIssuer, issuer, scopeNames } = options;
   const records = new Store('FrontInteraction');
   const states = new Store('FrontState');
   const consents = new Store('FrontConsent');
@@ -98,6 +100,7 @@ export function interactionRoutes(
         clientId: wanted.clientId,
         redirectUri: wanted.redirectUri,
         scopes: wanted.scopes,
+        scopeNames,
         action: `/interaction/${uid}/confirm`,
         csrfToken,
         upstream: prompt.name === 'login' ? upstreamIssuer : undefined,
@@ -302,13 +305,15 @@ function send(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, PAGE_HEADERS).end(html);
 }
 
+/** An error page; `code` is the upstream's or the engine's error code, for the operator. */
 function sendError(
   res: ServerResponse,
   status: number,
   title: string,
   description: string | undefined,
+  code?: string,
 ): void {
-  send(res, status, errorPage(title, description));
+  send(res, status, errorPage(title, description, code));
 }
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {

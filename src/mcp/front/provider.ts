@@ -134,8 +134,9 @@ export function createFrontProvider(options: FrontProviderOptions): Provider {
       ctx.status = Math.max(ctx.status, 400);
       ctx.set(PAGE_HEADERS);
       ctx.body = errorPage(
-        `The sign-in was refused: ${String(out.error)}`,
+        'The sign-in was refused',
         out.error_description === undefined ? undefined : String(out.error_description),
+        String(out.error),
       );
     },
     features: {
