@@ -3,11 +3,12 @@
  * record a key with the lifetime oidc-provider gives it (a registered client: an idle lifetime
  * each use starts again), with an index per grant so that revoking a grant, or reusing a rotated
  * refresh token, reaches every record of its family on every replica. Redis bounds it: every key
- * expires, and its `maxmemory` caps the whole.
+ * expires (memory-store.ts's `lifetimeOf` for a record the engine gives no lifetime), and its
+ * `maxmemory` caps the whole.
  */
 import type { AdapterPayload } from 'oidc-provider';
 import type * as RedisModule from 'redis';
-import { CLIENT_IDLE_TTL_S } from './memory-store.js';
+import { CLIENT_IDLE_TTL_S, lifetimeOf } from './memory-store.js';
 import type { FrontAdapter, FrontStore } from './options.js';
 
 /** Where the front's keys live in a Redis it may share with other uses (the fleet token cache). */
@@ -21,8 +22,8 @@ const PREFIX = 'agentchat-mcp:front:';
 const CONSUME_ONCE = `
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl == -2 then return 0 end
-if ttl > 0 then return redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ttl) and 1 or 0 end
-return redis.call('SET', KEYS[2], ARGV[1], 'NX') and 1 or 0
+if ttl < 0 then ttl = tonumber(ARGV[2]) end
+return redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ttl) and 1 or 0
 `;
 
 /**
@@ -81,27 +82,25 @@ export async function redisAdapter(url: string): Promise<FrontStore> {
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-      const ttl = expiresIn ?? (this.#name === 'Client' ? CLIENT_IDLE_TTL_S : undefined);
+      const expiration = {
+        expiration: { type: 'EX', value: lifetimeOf(expiresIn) },
+      } as const;
       const key = this.#key(id);
       const write = redis.multi();
-      write.set(
-        key,
-        JSON.stringify(payload),
-        ttl ? { expiration: { type: 'EX', value: ttl } } : {},
-      );
+      write.set(key, JSON.stringify(payload), expiration);
       if (payload.grantId) {
+        // The family lives as long as its longest-lived record: `GT` alone does nothing to a
+        // key without an expiry (a new family), so `NX` gives it one first.
         const family = `${PREFIX}grant:${payload.grantId}`;
         write.sAdd(family, key);
-        if (ttl) write.expire(family, ttl, 'GT');
-        else write.persist(family);
+        write.expire(family, expiration.expiration.value, 'NX');
+        write.expire(family, expiration.expiration.value, 'GT');
       }
       if (payload.uid) {
-        const uid = `${PREFIX}${this.#name}:uid:${payload.uid}`;
-        write.set(uid, id, ttl ? { expiration: { type: 'EX', value: ttl } } : {});
+        write.set(`${PREFIX}${this.#name}:uid:${payload.uid}`, id, expiration);
       }
       if (payload.userCode) {
-        const code = `${PREFIX}${this.#name}:userCode:${payload.userCode}`;
-        write.set(code, id, ttl ? { expiration: { type: 'EX', value: ttl } } : {});
+        write.set(`${PREFIX}${this.#name}:userCode:${payload.userCode}`, id, expiration);
       }
       await write.exec();
     }
@@ -130,7 +129,8 @@ export async function redisAdapter(url: string): Promise<FrontStore> {
     async consume(id: string): Promise<boolean> {
       const marked = await redis.eval(CONSUME_ONCE, {
         keys: [this.#key(id), this.#consumedKey(id)],
-        arguments: [String(Math.floor(Date.now() / 1000))],
+        // A record without an expiry (none is written so) marks it for a client's lifetime.
+        arguments: [String(Math.floor(Date.now() / 1000)), String(CLIENT_IDLE_TTL_S * 1000)],
       });
       return marked === 1;
     }
