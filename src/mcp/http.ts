@@ -158,8 +158,15 @@ export async function serveOnHttp(
       const metadata = await handler.fetch(
         new Request(`http://${host}:${port}/.well-known/oauth-authorization-server`),
       );
-      if (!metadata.ok)
-        throw new ConfigurationError(`The sign-in front did not start (${metadata.status}).`);
+      if (!metadata.ok) {
+        // The front says why (the upstream not discovered, and its cause).
+        const { error_description: why } = (await metadata.json().catch(() => ({}))) as {
+          error_description?: string;
+        };
+        throw new ConfigurationError(
+          why ?? `The sign-in front did not start (${metadata.status}).`,
+        );
+      }
     } catch (error) {
       server.close();
       throw error;

@@ -7,10 +7,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import { startBridge } from './bridge.js';
 import { callerOf } from './caller.js';
+import { errorPage, PAGE_HEADERS } from './consent-page.js';
 import { withFetchMemo } from './document-fetch.js';
 import { interactionRoutes } from './interactions.js';
 import { memoryStore } from './memory-store.js';
-import type { FrontSettings, FrontStore } from './options.js';
+import { type FrontSettings, type FrontStore, StoreUnavailableError } from './options.js';
 import { createFrontProvider, FRONT_ROUTES } from './provider.js';
 import { derivedSecret, loadSigningKey } from './signing-key.js';
 import { createUpstream } from './upstream.js';
@@ -29,6 +30,30 @@ export interface FrontEngine {
   close(): Promise<void>;
   /** The front's public key, for the verifier. */
   readonly keySet: JWTVerifyGetKey;
+  /** Why the front cannot serve a sign-in now (its store unreachable), or `undefined`. */
+  check(): Promise<string | undefined>;
+}
+
+/** Seconds a client is asked to wait when the store is down, in `Retry-After`. */
+export const STORE_RETRY_AFTER_S = 5;
+
+/**
+ * The answer to a request that needed the store while it could not be reached: 503 with
+ * `Retry-After`, a page for a person's browser, an OAuth error for a host.
+ */
+function storeUnavailable(answer: Response): Response {
+  const error = new StoreUnavailableError();
+  const headers = { 'retry-after': String(STORE_RETRY_AFTER_S), 'cache-control': 'no-store' };
+  if (answer.headers.get('content-type')?.startsWith('text/html')) {
+    return new Response(errorPage('The sign-in is unavailable for a moment', error.message), {
+      status: 503,
+      headers: { ...PAGE_HEADERS, ...headers },
+    });
+  }
+  return Response.json(
+    { error: 'temporarily_unavailable', error_description: error.message },
+    { status: 503, headers },
+  );
 }
 
 /**
@@ -48,7 +73,7 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     settings.store === undefined
       ? memoryStore()
       : await import('./redis-store.js').then(({ redisAdapter }) =>
-          redisAdapter(settings.store as string),
+          redisAdapter(settings.store as string, settings.logger),
         );
   const { adapter } = store;
   const issuer = new URL(settings.issuer);
@@ -70,6 +95,8 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     client,
     fetchOptions: settings.fetchOptions,
   });
+  // Discovered now: an upstream that cannot be reached stops the front's start, not a sign-in.
+  await upstream.discover();
   const route = interactionRoutes({
     provider,
     adapter,
@@ -109,7 +136,13 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
       await bridge.close();
       await store.close();
     },
-    fetch: (request) => bridge.fetch(request, callerOf(request, settings.trustedProxies)),
+    fetch: async (request) => {
+      const answer = await bridge.fetch(request, callerOf(request, settings.trustedProxies));
+      // A request that needed the store while it is down: the engine's 500 becomes a 503.
+      const outage = answer.status >= 500 ? store.outage() : undefined;
+      return outage === undefined ? answer : storeUnavailable(answer);
+    },
+    check: () => store.check(),
   };
 }
 

@@ -154,6 +154,9 @@ export function memoryStore(): FrontStore {
       }
       return taken;
     },
+    // This process's memory is always there.
+    outage: () => undefined,
+    check: async () => undefined,
     close: async () => {},
   };
 }

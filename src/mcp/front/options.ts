@@ -5,7 +5,7 @@
 
 import type { Adapter } from 'oidc-provider';
 import type { FetchOptions } from '../../core/fetch-options.js';
-import { ConfigurationError } from '../../index.js';
+import { ConfigurationError, type Logger } from '../../index.js';
 import { isLoopback } from '../../internal/platform.js';
 import { type TrustedProxies, trustedProxiesOf } from './caller.js';
 
@@ -30,6 +30,8 @@ export interface FrontSettings {
   readonly fetchOptions: FetchOptions | undefined;
   /** The proxies whose `X-Forwarded-For` names the caller (caller.ts); none by default. */
   readonly trustedProxies: TrustedProxies;
+  /** Where an outage of the store or the upstream is told, once; nowhere without. */
+  readonly logger: Logger | undefined;
 }
 
 /**
@@ -54,7 +56,30 @@ export interface FrontStore {
    * every replica sharing the store counts: false when none is left.
    */
   takeRegistration(caller: string, burst: number, refillMs: number): Promise<boolean>;
+  /**
+   * Why the store cannot be reached as last seen (a command failed, the connection dropped), or
+   * `undefined` while it can.
+   */
+  outage(): string | undefined;
+  /** Asks the store now (within its command timeout): why it cannot be reached, or `undefined`. */
+  check(): Promise<string | undefined>;
   close(): Promise<void>;
+}
+
+/**
+ * A store that cannot be reached now: the request that needed it answers 503 with
+ * `Retry-After` (engine.ts), never a stack or a hang.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailable';
+  /** As oidc-provider's errors and the interaction routes read an error's status. */
+  readonly statusCode = 503;
+  constructor(options?: ErrorOptions) {
+    super(
+      'The sign-in service cannot reach its store just now; try again in a few seconds.',
+      options,
+    );
+  }
 }
 
 /** The upstream options as the handler takes them. */
@@ -68,6 +93,8 @@ export interface FrontOptionValues {
   readonly trustedProxies?: unknown;
   /** Checked by the handler, with the protected resource's options. */
   readonly fetchOptions?: FetchOptions | undefined;
+  /** The handler's logger, checked by the handler. */
+  readonly logger?: Logger | undefined;
 }
 
 /**
@@ -138,6 +165,7 @@ export function frontSettings(
     store: storeOf(values.store),
     fetchOptions: values.fetchOptions,
     trustedProxies: trustedProxiesOf(values.trustedProxies),
+    logger: values.logger,
   };
 }
 

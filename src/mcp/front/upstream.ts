@@ -52,6 +52,12 @@ export type UpstreamOutcome = { readonly subject: string } | { readonly hostErro
 
 /** The upstream sign-in: the URL to send a person to, and the subject they come back as. */
 export interface Upstream {
+  /**
+   * Discovers the upstream now, if not yet.
+   *
+   * @throws an Error naming the issuer and why it could not be discovered.
+   */
+  discover(): Promise<void>;
   /** A fresh state, nonce and PKCE verifier, and the authorization URL they go with. */
   start(): Promise<{ url: URL; checks: UpstreamChecks }>;
   /**
@@ -88,6 +94,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   };
 
   return {
+    async discover() {
+      await configured();
+    },
     async start() {
       const config = await configured();
       const checks = {
