@@ -94,6 +94,7 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     redirectUri: new URL('/oauth/callback', issuer).href,
     client,
     fetchOptions: settings.fetchOptions,
+    logger: settings.logger,
   });
   // Discovered now: an upstream that cannot be reached stops the front's start, not a sign-in.
   await upstream.discover();
