@@ -30,8 +30,8 @@ const SHUTDOWN_GRACE_MS = 5_000;
  * standard error; SIGTERM and SIGINT stop it.
  *
  * @throws {@link ConfigurationError} for a bad setting, a non-loopback host with a key of the
- * server's own and no `--allow-remote`, or `--authorization-server` without a credential of the
- * server's own.
+ * server's own and no `--allow-remote`, or `--authorization-server` (or `--upstream-issuer`)
+ * without a credential of the server's own.
  */
 export async function serveOnHttp(
   args: BinArguments,
@@ -48,9 +48,11 @@ export async function serveOnHttp(
   let options: McpHttpHandlerOptions;
   const { authorization } = args;
   if (authorization !== undefined) {
+    // The flag given: the sign-in front's, or another authorization server's.
+    const flag = authorization.upstream ? '--upstream-issuer' : '--authorization-server';
     if (!hasOwnCredentials(env)) {
       throw new ConfigurationError(
-        "--authorization-server needs a credential of the server's own to call the service " +
+        `${flag} needs a credential of the server's own to call the service ` +
           "with (callers' tokens are never passed on): set AGENTCHAT_API_KEY, or the OAuth 2.0 " +
           'client credentials settings (AGENTCHAT_CLIENT_ID with AGENTCHAT_CLIENT_SECRET, and ' +
           'AGENTCHAT_TOKEN_URL or AGENTCHAT_ISSUER).',
@@ -58,8 +60,10 @@ export async function serveOnHttp(
     }
     if (authorization.resource === undefined && !loopback) {
       throw new ConfigurationError(
-        `--host ${args.host} with --authorization-server needs --resource, the URL callers ` +
-          'reach /mcp at (such as https://mcp.example.com/mcp): tokens must be issued for it.',
+        `--host ${args.host} with ${flag} needs --resource, the URL callers reach /mcp at ` +
+          (authorization.upstream
+            ? '(such as https://mcp.example.com/mcp): its origin is the issuer hosts register with.'
+            : '(such as https://mcp.example.com/mcp): tokens must be issued for it.'),
       );
     }
     // Tokens are verified, so a non-loopback host needs no --allow-remote here. A loopback one

@@ -112,12 +112,12 @@ export function frontSettings(
   const issuerUrl = typeof upstreamIssuer === 'string' ? URL.parse(upstreamIssuer) : null;
   if (issuerUrl === null || !['https:', 'http:'].includes(issuerUrl.protocol)) {
     throw new ConfigurationError(
-      `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: expected the OpenID issuer URL of the identity provider, such as https://login.microsoftonline.com/<tenant>/v2.0.`,
+      `Invalid upstreamIssuer (--upstream-issuer) ${JSON.stringify(upstreamIssuer)}: expected the OpenID issuer URL of the identity provider, such as https://login.microsoftonline.com/<tenant>/v2.0.`,
     );
   }
   if (issuerUrl.protocol === 'http:' && !isLoopback(issuerUrl.hostname)) {
     throw new ConfigurationError(
-      `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: an identity provider is reached over https (http only on this machine).`,
+      `Invalid upstreamIssuer (--upstream-issuer) ${JSON.stringify(upstreamIssuer)}: an identity provider is reached over https (http only on this machine).`,
     );
   }
   if (typeof upstreamClientId !== 'string' || upstreamClientId === '') {
@@ -138,7 +138,7 @@ export function frontSettings(
     (typeof upstreamScope !== 'string' || !upstreamScope.split(' ').includes('openid'))
   ) {
     throw new ConfigurationError(
-      `Invalid upstreamScope ${JSON.stringify(upstreamScope)}: a space-separated list holding openid, such as ${JSON.stringify(DEFAULT_UPSTREAM_SCOPE)}.`,
+      `Invalid upstreamScope (--upstream-scope) ${JSON.stringify(upstreamScope)}: a space-separated list holding openid, such as ${JSON.stringify(DEFAULT_UPSTREAM_SCOPE)}.`,
     );
   }
   if (signingKey !== undefined && !looksLikePrivateKey(signingKey)) {
@@ -149,7 +149,7 @@ export function frontSettings(
   }
   if (resource.protocol === 'http:' && !isLoopback(resource.hostname)) {
     throw new ConfigurationError(
-      `Invalid resource ${JSON.stringify(resource.href)}: with upstreamIssuer the server is an authorization server, reached over https (http only on this machine).`,
+      `Invalid resource (--resource) ${JSON.stringify(resource.href)}: with upstreamIssuer (--upstream-issuer) the server is an authorization server, reached over https (http only on this machine).`,
     );
   }
   return {
