@@ -183,8 +183,8 @@ export interface McpHttpHandlerOptions<
    */
   upstreamScope?: string;
   /**
-   * The private key the front signs access tokens with, a private JWK or a PKCS#8 PEM: give
-   * every replica the same one. Without, a key is made at start, and tokens end with the process.
+   * The private key the front signs access tokens with, a private JWK or a PEM (PKCS#8, SEC1 EC
+   * or PKCS#1 RSA, as `openssl` writes them): give every replica the same one. Without, a key is made at start, and tokens end with the process.
    *
    * @default none: a key made at start
    */

@@ -22,7 +22,7 @@ export interface FrontSettings {
   readonly upstreamClientId: string;
   readonly upstreamClientSecret: string | undefined;
   readonly upstreamScope: string;
-  /** A private JWK or PKCS#8 PEM; a key is made at start without. */
+  /** A private JWK or PEM (PKCS#8, SEC1 EC, PKCS#1 RSA); a key is made at start without. */
   readonly signingKey: string | object | undefined;
   /** The Redis URL of the shared store; memory without. */
   readonly store: string | undefined;
@@ -144,7 +144,7 @@ export function frontSettings(
   if (signingKey !== undefined && !looksLikePrivateKey(signingKey)) {
     // Never the value: it is a key.
     throw new ConfigurationError(
-      'signingKey (AGENTCHAT_SIGNING_KEY) is not a private key: give a private JWK (JSON, with "d") or a PKCS#8 PEM (BEGIN PRIVATE KEY).',
+      `signingKey (AGENTCHAT_SIGNING_KEY) is not a private key: give a private JWK (JSON, with "d") or an unencrypted PEM (${PEM_KINDS}).`,
     );
   }
   if (resource.protocol === 'http:' && !isLoopback(resource.hostname)) {
@@ -182,6 +182,15 @@ function storeOf(store: unknown): FrontSettings['store'] {
 }
 
 /**
+ * The PEMs of an unencrypted private key Node's crypto reads: PKCS#8 (`openssl genpkey`), SEC1 EC
+ * (`openssl ecparam -genkey`) and PKCS#1 RSA (`openssl genrsa -traditional`).
+ */
+const PRIVATE_KEY_PEM = /^-----BEGIN (?:RSA |EC )?PRIVATE KEY-----/;
+
+/** How the PEMs {@link PRIVATE_KEY_PEM} takes are named, for a refusal. */
+export const PEM_KINDS = 'BEGIN PRIVATE KEY, BEGIN EC PRIVATE KEY or BEGIN RSA PRIVATE KEY';
+
+/**
  * The shape of a private key, checked here so that a bad setting stops the start rather than the
  * first sign-in; the key itself is read when the front loads (signing-key.ts).
  */
@@ -189,7 +198,7 @@ function looksLikePrivateKey(value: unknown): boolean {
   let jwk: unknown = value;
   if (typeof value === 'string') {
     const text = value.trim();
-    if (text.startsWith('-----BEGIN PRIVATE KEY-----')) return true;
+    if (PRIVATE_KEY_PEM.test(text)) return true;
     try {
       jwk = JSON.parse(text);
     } catch {
