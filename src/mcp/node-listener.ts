@@ -7,9 +7,53 @@
  * with each request, as the sign-in front counts its limits per caller (front/caller.ts).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import type * as McpNode from '@modelcontextprotocol/node';
 import { rememberSocketAddress } from './front/socket-address.js';
 import type { McpHttpHandler } from './http-handler.js';
+
+/** Options of {@link toNodeListener}. */
+export interface NodeListenerOptions {
+  /**
+   * Told of a fault of the listener's own (the handler threw), after a 500 is answered; its
+   * message, never a request's credentials.
+   *
+   * @default one line on standard error
+   */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * `handler` as a Node.js request listener, `(request, response) => void`, for `node:http` and
+ * `node:https` servers, Express (`app.use(...)`) and Fastify (a route's raw request and reply):
+ * every `Set-Cookie` of an answer is written, and the socket's address goes with each request, as
+ * the sign-in front counts its limits per caller. Mounted at the root, it serves every path the
+ * handler answers: `/mcp`, `/health`, and with a sign-in front its metadata, `/register`,
+ * `/authorize`, `/token` and the person's pages. Put no body parser before it.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createMcpHttpHandler, toNodeListener } from 'agentchat/mcp';
+ *
+ * const handler = createMcpHttpHandler({ clientOptions: { baseUrl: 'https://host/api' } });
+ * createServer(toNodeListener(handler)).listen(8787, '127.0.0.1');
+ * ```
+ */
+export function toNodeListener(
+  handler: McpHttpHandler,
+  options: NodeListenerOptions = {},
+): (request: IncomingMessage, response: ServerResponse) => void {
+  const onError =
+    options.onError ?? ((error: Error) => console.error(`agentchat/mcp: ${error.message}`));
+  const listener = nodeListener(handler, onError);
+  return (request, response) => {
+    listener(request, response).catch((error: Error) => {
+      // Such as @modelcontextprotocol/node not installed: an answer all the same.
+      if (!response.headersSent) response.writeHead(500).end();
+      onError(error);
+    });
+  };
+}
 
 /**
  * A node:http listener answering with `handler`; its own faults go to `onerror`.
@@ -23,7 +67,8 @@ export function nodeListener(
   handler: McpHttpHandler,
   onerror: (error: Error) => void,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  return (req, res) => {
+  return async (req, res) => {
+    const { toNodeHandler } = await mcpNode();
     const withCookies = {
       fetch: async (request: Request) => {
         rememberSocketAddress(request, req.socket.remoteAddress);
@@ -43,4 +88,15 @@ export function nodeListener(
     // node:http types `method` as optional; a server's requests always have one.
     return toNodeHandler(withCookies, { onerror })(req as never, res);
   };
+}
+
+let adapter: Promise<typeof McpNode> | undefined;
+
+/**
+ * `@modelcontextprotocol/node`, an optional peer, imported on the first request rather than at
+ * the top: agentchat/mcp loads without it (stdio, Workers), in its ESM and CommonJS builds alike.
+ */
+function mcpNode(): Promise<typeof McpNode> {
+  adapter ??= import('@modelcontextprotocol/node');
+  return adapter;
 }
