@@ -39,6 +39,10 @@ export async function serveOnHttp(
   logger: Logger,
 ): Promise<void> {
   const loopback = isLoopback(args.host);
+  // Warnings while starting are held: a failure to start is told once, by the error it stops
+  // with; after a start, they are told (a store down from the first moment, for one).
+  const held = holdWarnings(levelled(logger, env.AGENTCHAT_LOG));
+  const heldWhileStarting = held.logger;
   const shared: McpHttpHandlerOptions = {
     ...args.scope,
     allowedOrigins: args.allowedOrigins,
@@ -80,7 +84,7 @@ export async function serveOnHttp(
       ...(authorization.audience.length > 0 && { audience: authorization.audience }),
       ...(authorization.introspection && { introspection: introspectionFromEnv(env) }),
       ...authorization.scopeNames,
-      logger: levelled(logger, env.AGENTCHAT_LOG),
+      logger: heldWhileStarting,
     };
   } else if (hasOwnCredentials(env)) {
     if (!loopback && !args.allowRemote) {
@@ -176,6 +180,7 @@ export async function serveOnHttp(
       throw error;
     }
   }
+  held.release();
   const credentials = authorization
     ? `for access tokens of ${authorization.upstream ? `its own sign-in front (people sign in at ${authorization.issuer})` : authorization.issuer}, calling the service with this server's own credential`
     : options.client
@@ -228,6 +233,25 @@ function upstreamOptions(
     ...(upstream.store !== undefined && { store: upstream.store }),
     ...(upstream.trustedProxies.length > 0 && { trustedProxies: upstream.trustedProxies }),
     ...(signingKey && { signingKey }),
+  };
+}
+
+/** `logger` with its warnings held until `release`, then told, and told at once thereafter. */
+function holdWarnings(logger: Logger): { logger: Logger; release(): void } {
+  let held: unknown[][] | undefined = [];
+  return {
+    logger: {
+      ...logger,
+      warn: (...line) => {
+        if (held === undefined) logger.warn(...(line as [string]));
+        else if (held.length < 10) held.push(line);
+      },
+    },
+    release: () => {
+      const lines = held ?? [];
+      held = undefined;
+      for (const line of lines) logger.warn(...(line as [string]));
+    },
   };
 }
 

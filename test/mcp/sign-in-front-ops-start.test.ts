@@ -41,6 +41,8 @@ describe('the sign-in front whose upstream cannot be discovered', { timeout: 60_
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${nowhere} could not be discovered`);
     expect(result.stderr).toMatch(/ECONNREFUSED/);
+    // Told once: by the error the start stops with, not by a warning as well.
+    expect(result.stderr.split('could not be discovered')).toHaveLength(2);
     expect(result.stderr).not.toMatch(/serving MCP|people sign in at|\n\s+at /);
   });
 
