@@ -280,7 +280,7 @@ const HOST_SCOPE = 'agentchat:read offline_access';
 /**
  * A host's whole sign-in at the front at `origin`: it registers, a person signs in through
  * `browser` (a context of their own), and the code is redeemed with its PKCE verifier. `scope`
- * replaces the request's (`null`: none sent). Resolves with the client ID and the tokens.
+ * replaces the request's (`null`: none sent); `clientMetadata` is added to the registration. Resolves with the client ID and the tokens.
  *
  * @example
  * ```ts
@@ -291,9 +291,14 @@ export async function signInThroughFront(
   browser: Browser,
   origin: string,
   redirectUrl: string,
-  options: { scope?: string | null } = {},
+  options: { scope?: string | null; clientMetadata?: Record<string, unknown> } = {},
 ): Promise<{ clientId: string; tokens: HostTokens }> {
-  const { clientId } = await registerPublicClient(origin, redirectUrl);
+  const { clientId } = await registerPublicClient(
+    origin,
+    redirectUrl,
+    'Test Host',
+    options.clientMetadata,
+  );
   const verifier = randomBytes(32).toString('base64url');
   const url = new URL(`${origin}/authorize`);
   url.search = new URLSearchParams({

@@ -28,4 +28,13 @@ describe('a request without scope', { timeout: 60_000 }, () => {
     const granted = String(decodeJwt(tokens.access_token).scope).split(' ').sort();
     expect(granted).toEqual(['agentchat:read', 'agentchat:write']);
   });
+
+  it('is given only the tools’ scopes the client registered, when it named any', async () => {
+    const { front, browser, redirect } = scene;
+    const { tokens } = await signInThroughFront(browser, front.origin, redirect.url, {
+      scope: null,
+      clientMetadata: { scope: 'agentchat:read offline_access' },
+    });
+    expect(String(decodeJwt(tokens.access_token).scope)).toBe('agentchat:read');
+  });
 });
