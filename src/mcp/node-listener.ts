@@ -11,7 +11,21 @@ import type * as McpNode from '@modelcontextprotocol/node';
 import { rememberSocketAddress } from './front/socket-address.js';
 import type { McpHttpHandler } from './http-handler.js';
 
-/** Options of {@link toNodeListener}. */
+/**
+ * Options of {@link toNodeListener}.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createMcpHttpHandler, toNodeListener } from 'agentchat/mcp';
+ *
+ * const handler = createMcpHttpHandler({ clientOptions: { baseUrl: 'https://host/api' } });
+ * const listener = toNodeListener(handler, {
+ *   onError: (error) => console.error(`mcp: ${error.message}`),
+ * });
+ * createServer(listener).listen(8787, '127.0.0.1');
+ * ```
+ */
 export interface NodeListenerOptions {
   /**
    * Told of a fault of the listener's own (the handler threw), after a 500 is answered; its
@@ -30,6 +44,8 @@ export interface NodeListenerOptions {
  * handler answers: `/mcp`, `/health`, and with a sign-in front its metadata, `/register`,
  * `/authorize`, `/token` and the person's pages. Put no body parser before it.
  *
+ * @throws nothing: a fault while answering (`@modelcontextprotocol/node` not installed, the
+ * handler throwing) is a 500, told to `onError`.
  * @example
  * ```ts
  * import { createServer } from 'node:http';
