@@ -74,9 +74,9 @@ Environment:
                             the client --introspection introspects tokens as
   AGENTCHAT_UPSTREAM_CLIENT_SECRET
                             the secret of the app --upstream-issuer signs people in as
-  AGENTCHAT_SIGNING_KEY     with --upstream-issuer, the private key (JWK or PKCS#8 PEM) access
-                            tokens are signed with: the same for every replica (default: one made
-                            at start)
+  AGENTCHAT_SIGNING_KEY     with --upstream-issuer, the private key (JWK, or a PEM: PKCS#8, SEC1
+                            EC or PKCS#1 RSA) access tokens are signed with: the same for every
+                            replica (default: one made at start)
   AGENTCHAT_LOG             the client's log level on standard error (error, warn, info, debug)`;
 
 /** What `agentchat-mcp` was asked to do, from its command line. */

@@ -183,8 +183,8 @@ export interface McpHttpHandlerOptions<
    */
   upstreamScope?: string;
   /**
-   * The private key the front signs access tokens with, a private JWK or a PKCS#8 PEM: give
-   * every replica the same one. Without, a key is made at start, and tokens end with the process.
+   * The private key the front signs access tokens with, a private JWK or a PEM (PKCS#8, SEC1 EC
+   * or PKCS#1 RSA, as `openssl` writes them): give every replica the same one. Without, a key is made at start, and tokens end with the process.
    *
    * @default none: a key made at start
    */
@@ -356,9 +356,17 @@ export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttp
     if (metadata) return metadata;
     if (front?.handles(pathname)) return front.fetch(request);
     if (pathname === '/health') {
-      return request.method === 'GET' || request.method === 'HEAD'
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
+      }
+      // Readiness: with a sign-in front, its upstream discovered and its store reachable.
+      const problem = await front?.problem();
+      return problem === undefined
         ? Response.json({ status: 'ok' })
-        : new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
+        : Response.json(
+            { status: 'unavailable', problem },
+            { status: 503, headers: { 'retry-after': '5', 'cache-control': 'no-store' } },
+          );
     }
     if (pathname !== '/mcp') return Response.json({ error: 'Not found' }, { status: 404 });
     const refused =

@@ -30,8 +30,8 @@ const SHUTDOWN_GRACE_MS = 5_000;
  * standard error; SIGTERM and SIGINT stop it.
  *
  * @throws {@link ConfigurationError} for a bad setting, a non-loopback host with a key of the
- * server's own and no `--allow-remote`, or `--authorization-server` without a credential of the
- * server's own.
+ * server's own and no `--allow-remote`, or `--authorization-server` (or `--upstream-issuer`)
+ * without a credential of the server's own.
  */
 export async function serveOnHttp(
   args: BinArguments,
@@ -39,6 +39,10 @@ export async function serveOnHttp(
   logger: Logger,
 ): Promise<void> {
   const loopback = isLoopback(args.host);
+  // Warnings while starting are held: a failure to start is told once, by the error it stops
+  // with; after a start, they are told (a store down from the first moment, for one).
+  const held = holdWarnings(levelled(logger, env.AGENTCHAT_LOG));
+  const heldWhileStarting = held.logger;
   const shared: McpHttpHandlerOptions = {
     ...args.scope,
     allowedOrigins: args.allowedOrigins,
@@ -48,9 +52,11 @@ export async function serveOnHttp(
   let options: McpHttpHandlerOptions;
   const { authorization } = args;
   if (authorization !== undefined) {
+    // The flag given: the sign-in front's, or another authorization server's.
+    const flag = authorization.upstream ? '--upstream-issuer' : '--authorization-server';
     if (!hasOwnCredentials(env)) {
       throw new ConfigurationError(
-        "--authorization-server needs a credential of the server's own to call the service " +
+        `${flag} needs a credential of the server's own to call the service ` +
           "with (callers' tokens are never passed on): set AGENTCHAT_API_KEY, or the OAuth 2.0 " +
           'client credentials settings (AGENTCHAT_CLIENT_ID with AGENTCHAT_CLIENT_SECRET, and ' +
           'AGENTCHAT_TOKEN_URL or AGENTCHAT_ISSUER).',
@@ -58,8 +64,10 @@ export async function serveOnHttp(
     }
     if (authorization.resource === undefined && !loopback) {
       throw new ConfigurationError(
-        `--host ${args.host} with --authorization-server needs --resource, the URL callers ` +
-          'reach /mcp at (such as https://mcp.example.com/mcp): tokens must be issued for it.',
+        `--host ${args.host} with ${flag} needs --resource, the URL callers reach /mcp at ` +
+          (authorization.upstream
+            ? '(such as https://mcp.example.com/mcp): its origin is the issuer hosts register with.'
+            : '(such as https://mcp.example.com/mcp): tokens must be issued for it.'),
       );
     }
     // Tokens are verified, so a non-loopback host needs no --allow-remote here. A loopback one
@@ -76,7 +84,7 @@ export async function serveOnHttp(
       ...(authorization.audience.length > 0 && { audience: authorization.audience }),
       ...(authorization.introspection && { introspection: introspectionFromEnv(env) }),
       ...authorization.scopeNames,
-      logger: levelled(logger, env.AGENTCHAT_LOG),
+      logger: heldWhileStarting,
     };
   } else if (hasOwnCredentials(env)) {
     if (!loopback && !args.allowRemote) {
@@ -158,13 +166,21 @@ export async function serveOnHttp(
       const metadata = await handler.fetch(
         new Request(`http://${host}:${port}/.well-known/oauth-authorization-server`),
       );
-      if (!metadata.ok)
-        throw new ConfigurationError(`The sign-in front did not start (${metadata.status}).`);
+      if (!metadata.ok) {
+        // The front says why (the upstream not discovered, and its cause).
+        const { error_description: why } = (await metadata.json().catch(() => ({}))) as {
+          error_description?: string;
+        };
+        throw new ConfigurationError(
+          why ?? `The sign-in front did not start (${metadata.status}).`,
+        );
+      }
     } catch (error) {
       server.close();
       throw error;
     }
   }
+  held.release();
   const credentials = authorization
     ? `for access tokens of ${authorization.upstream ? `its own sign-in front (people sign in at ${authorization.issuer})` : authorization.issuer}, calling the service with this server's own credential`
     : options.client
@@ -217,6 +233,25 @@ function upstreamOptions(
     ...(upstream.store !== undefined && { store: upstream.store }),
     ...(upstream.trustedProxies.length > 0 && { trustedProxies: upstream.trustedProxies }),
     ...(signingKey && { signingKey }),
+  };
+}
+
+/** `logger` with its warnings held until `release`, then told, and told at once thereafter. */
+function holdWarnings(logger: Logger): { logger: Logger; release(): void } {
+  let held: unknown[][] | undefined = [];
+  return {
+    logger: {
+      ...logger,
+      warn: (...line) => {
+        if (held === undefined) logger.warn(...(line as [string]));
+        else if (held.length < 10) held.push(line);
+      },
+    },
+    release: () => {
+      const lines = held ?? [];
+      held = undefined;
+      for (const line of lines) logger.warn(...(line as [string]));
+    },
   };
 }
 

@@ -25,6 +25,7 @@ export {
   type McpHttpHandlerOptions,
   type OneClientSource,
 } from './http-handler.js';
+export { type NodeListenerOptions, toNodeListener } from './node-listener.js';
 export type { McpToolScope, ReadOnlyToolName, ScopedToolList, ToolName } from './scope.js';
 export type { McpScopeNames } from './scope-names.js';
 export { createMcpServer, type McpServerOptions } from './server.js';

@@ -11,20 +11,29 @@ export interface RedisServer {
   readonly url: string;
   /** Kills it at once (SIGKILL), as a crash or a lost host would, and waits for it to be gone. */
   kill(): Promise<void>;
+  /** Starts it again, empty, on the same port, once killed: resolves once it accepts connections. */
+  restart(): Promise<void>;
 }
 
 /** Starts redis-server and resolves once it accepts connections. */
 export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const spawnOnPort = () =>
+    spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+  let child = spawnOnPort();
   await ready(child);
   return {
     url: `redis://127.0.0.1:${port}`,
     kill: () => stop(child),
+    restart: async () => {
+      await stop(child);
+      child = spawnOnPort();
+      await ready(child);
+    },
   };
 }
 

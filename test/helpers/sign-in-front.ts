@@ -3,6 +3,7 @@
  * server's own key, createMcpHttpHandler with upstreamIssuer on 127.0.0.1, and the upstream
  * identity provider that knows the front's origin.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -12,7 +13,12 @@ import { REGISTRATION_BURST, REGISTRATION_REFILL_MS } from '../../src/mcp/front/
 import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/index.js';
 import { nodeListener } from '../../src/mcp/node-listener.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { launchChromium, startRedirectTarget } from './sign-in-host.js';
+import {
+  launchChromium,
+  registerPublicClient,
+  signInAsPerson,
+  startRedirectTarget,
+} from './sign-in-host.js';
 import {
   startUpstreamIdentityProvider,
   type UpstreamIdentityProvider,
@@ -259,4 +265,89 @@ export async function registrationsFrom(
     allowed: REGISTRATION_BURST + Math.floor(elapsed / REGISTRATION_REFILL_MS),
     statuses,
   };
+}
+
+/** The token endpoint's answer to a host. */
+export interface HostTokens {
+  readonly access_token: string;
+  readonly refresh_token?: string;
+  readonly scope?: string;
+}
+
+/** The scopes a host asks for by default: a tool's, and a refresh token. */
+const HOST_SCOPE = 'agentchat:read offline_access';
+
+/**
+ * A host's whole sign-in at the front at `origin`: it registers, a person signs in through
+ * `browser` (a context of their own), and the code is redeemed with its PKCE verifier. `scope`
+ * replaces the request's (`null`: none sent); `clientMetadata` is added to the registration. Resolves with the client ID and the tokens.
+ *
+ * @example
+ * ```ts
+ * const { tokens } = await signInThroughFront(browser, front.origin, redirect.url);
+ * ```
+ */
+export async function signInThroughFront(
+  browser: Browser,
+  origin: string,
+  redirectUrl: string,
+  options: { scope?: string | null; clientMetadata?: Record<string, unknown> } = {},
+): Promise<{ clientId: string; tokens: HostTokens }> {
+  const { clientId } = await registerPublicClient(
+    origin,
+    redirectUrl,
+    'Test Host',
+    options.clientMetadata,
+  );
+  const verifier = randomBytes(32).toString('base64url');
+  const url = new URL(`${origin}/authorize`);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUrl,
+    resource: `${origin}/mcp`,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  }).toString();
+  const scope = options.scope === undefined ? HOST_SCOPE : options.scope;
+  if (scope !== null) url.searchParams.set('scope', scope);
+  const context = await browser.newContext();
+  let back: URL;
+  try {
+    back = await signInAsPerson(await context.newPage(), url, redirectUrl);
+  } finally {
+    await context.close();
+  }
+  const code = back.searchParams.get('code');
+  if (code === null) throw new Error(`No code came back: ${back.href}`);
+  const tokens = await tokenRequest(origin, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUrl,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
+  return { clientId, tokens };
+}
+
+/**
+ * `POST <origin>/token` with `form`: the tokens, or an Error naming the status and the answer.
+ *
+ * @example
+ * ```ts
+ * const next = await tokenRequest(origin, { grant_type: 'refresh_token', refresh_token, client_id });
+ * ```
+ */
+export async function tokenRequest(
+  origin: string,
+  form: Record<string, string>,
+): Promise<HostTokens> {
+  const response = await fetch(`${origin}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`The token endpoint answered ${response.status}: ${text}`);
+  return JSON.parse(text) as HostTokens;
 }

@@ -85,12 +85,13 @@ export async function startRedirectTarget(): Promise<{ url: string; server: Serv
 
 /**
  * Registers a public client (RFC 7591) named `clientName` at the front at `origin`, redirecting to
- * `redirectUri`. Resolves with the answer's status and the client ID it issued.
+ * `redirectUri`, with `extraMetadata` added (such as its `scope`). Resolves with the answer's status and the client ID it issued.
  */
 export async function registerPublicClient(
   origin: string,
   redirectUri: string,
   clientName = 'Test Host',
+  extraMetadata: Record<string, unknown> = {},
 ): Promise<{ status: number; clientId: string }> {
   const response = await fetch(`${origin}/register`, {
     method: 'POST',
@@ -101,6 +102,7 @@ export async function registerPublicClient(
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
+      ...extraMetadata,
     }),
   });
   const { client_id: clientId } = (await response.json()) as { client_id: string };

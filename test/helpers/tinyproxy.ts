@@ -28,11 +28,22 @@ export interface Tinyproxy {
   close(): Promise<void>;
 }
 
+/** How the proxy treats what it is asked to forward. */
+export interface TinyproxyOptions {
+  /**
+   * True for a proxy that reaches nothing: every request answered 403 (an empty filter list,
+   * denied by default), as a company's proxy answers for a host it does not serve. Still logged.
+   */
+  readonly denyAll?: boolean;
+}
+
 /** Starts tinyproxy and resolves once it accepts connections. */
-export async function startTinyproxy(): Promise<Tinyproxy> {
+export async function startTinyproxy(options: TinyproxyOptions = {}): Promise<Tinyproxy> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'agentchat-tinyproxy-'));
   const config = join(dir, 'tinyproxy.conf');
+  const filter = join(dir, 'filter');
+  if (options.denyAll) await writeFile(filter, '');
   await writeFile(
     config,
     [
@@ -44,6 +55,7 @@ export async function startTinyproxy(): Promise<Tinyproxy> {
       'MaxClients 100',
       `BasicAuth ${PROXY_USER} ${PROXY_PASSWORD}`,
       'Allow 127.0.0.1',
+      ...(options.denyAll ? [`Filter "${filter}"`, 'FilterDefaultDeny Yes', 'ConnectPort 1'] : []),
     ].join('\n'),
   );
   // -d: in the foreground, logging to standard output.

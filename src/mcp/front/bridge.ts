@@ -6,6 +6,11 @@
  * (its mock sockets and requests stay reachable), which a front that must hold 10,000 abandoned
  * authorizations in bounded memory cannot afford.
  *
+ * The request to the loopback port goes by node:http on an `Agent` of the bridge's own, never by
+ * `fetch`: under `NODE_USE_ENV_PROXY=1` with `HTTP_PROXY` set, Node's `fetch` (and its global
+ * agents, from Node 24) send even a request to 127.0.0.1 to the proxy, which would then see every
+ * code, verifier and refresh token, or refuse, and the front with it.
+ *
  * The front's public origin is set on each request (`X-Forwarded-Host`, `-Proto`) so that every
  * URL oidc-provider writes is the issuer's, behind a proxy or not; those a caller sent are
  * dropped, as a caller could otherwise choose the issuer's URLs; so is their `X-Forwarded-For`,
@@ -13,7 +18,14 @@
  * requests carrying this process's secret, so that another local process cannot do so either.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type RequestListener } from 'node:http';
+import {
+  Agent,
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type RequestListener,
+  request as sendRequest,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readRequestBody } from '@modelcontextprotocol/server';
 
@@ -68,19 +80,21 @@ export async function startBridge(listener: RequestListener, issuer: URL): Promi
     server.listen(0, '127.0.0.1', resolve);
   });
   server.unref();
-  const target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { port } = server.address() as AddressInfo;
+  // Of its own: no proxy an environment sets on the global agents reaches it.
+  const agent = new Agent({ keepAlive: true });
 
   return {
     async fetch(request, caller) {
       const url = new URL(request.url);
-      const headers = new Headers();
+      const headers: OutgoingHttpHeaders = {};
       request.headers.forEach((value, name) => {
-        if (!DROPPED.includes(name)) headers.set(name, value);
+        if (!DROPPED.includes(name)) headers[name] = value;
       });
-      headers.set('x-forwarded-host', issuer.host);
-      headers.set('x-forwarded-proto', issuer.protocol.slice(0, -1));
-      headers.set('x-forwarded-for', caller);
-      headers.set(SECRET_HEADER, secret);
+      headers['x-forwarded-host'] = issuer.host;
+      headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
+      headers['x-forwarded-for'] = caller;
+      headers[SECRET_HEADER] = secret;
       let body: string | undefined;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         const read = await readRequestBody(request, MAX_FRONT_BODY_BYTES);
@@ -92,28 +106,70 @@ export async function startBridge(listener: RequestListener, issuer: URL): Promi
         }
         body = read.text;
       }
-      const answer = await fetch(`${target}${url.pathname}${url.search}`, {
+      const answer = await exchange(agent, {
+        port,
         method: request.method,
+        path: `${url.pathname}${url.search}`,
         headers,
-        redirect: 'manual',
-        ...(body !== undefined && { body }),
+        body,
       });
-      // A fresh Response: fetch's own has immutable headers the handler may need to add to.
-      const out = new Headers(answer.headers);
-      out.delete('content-encoding');
-      out.delete('content-length');
-      out.delete('connection');
-      out.delete('keep-alive');
-      const empty = request.method === 'HEAD' || [204, 304].includes(answer.status);
-      return new Response(empty ? null : await answer.arrayBuffer(), {
-        status: answer.status,
-        headers: out,
-      });
+      // A fresh Response, its headers as the listener wrote them but for the connection's own.
+      const out = new Headers();
+      for (const [name, value] of Object.entries(answer.message.headers)) {
+        if (value === undefined || CONNECTION_HEADERS.includes(name)) continue;
+        for (const each of Array.isArray(value) ? value : [value]) out.append(name, each);
+      }
+      const status = answer.message.statusCode ?? 502;
+      const empty = request.method === 'HEAD' || [204, 304].includes(status);
+      return new Response(empty ? null : new Uint8Array(answer.body), { status, headers: out });
     },
     close: () =>
       new Promise<void>((resolve) => {
+        agent.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** Headers of the loopback connection, not of the answer. */
+const CONNECTION_HEADERS = [
+  'content-encoding',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+];
+
+/** One request to the listener's loopback port: its answer's head and whole body. */
+function exchange(
+  agent: Agent,
+  options: {
+    port: number;
+    method: string;
+    path: string;
+    headers: OutgoingHttpHeaders;
+    body: string | undefined;
+  },
+): Promise<{ message: IncomingMessage; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = sendRequest(
+      {
+        host: '127.0.0.1',
+        port: options.port,
+        method: options.method,
+        path: options.path,
+        headers: options.headers,
+        agent,
+      },
+      (message) => {
+        const chunks: Buffer[] = [];
+        message.on('data', (chunk: Buffer) => chunks.push(chunk));
+        message.once('end', () => resolve({ message, body: Buffer.concat(chunks) }));
+        message.once('error', reject);
+      },
+    );
+    outgoing.once('error', reject);
+    outgoing.end(options.body);
+  });
 }

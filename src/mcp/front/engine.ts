@@ -7,11 +7,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import { startBridge } from './bridge.js';
 import { callerOf } from './caller.js';
-import { scopeNamesOf } from './consent-page.js';
+import { errorPage, PAGE_HEADERS, scopeNamesOf } from './consent-page.js';
 import { withFetchMemo } from './document-fetch.js';
 import { interactionRoutes } from './interactions.js';
 import { memoryStore } from './memory-store.js';
-import type { FrontSettings, FrontStore } from './options.js';
+import { type FrontSettings, type FrontStore, StoreUnavailableError } from './options.js';
 import { createFrontProvider, FRONT_ROUTES } from './provider.js';
 import { derivedSecret, loadSigningKey } from './signing-key.js';
 import { createUpstream } from './upstream.js';
@@ -30,6 +30,30 @@ export interface FrontEngine {
   close(): Promise<void>;
   /** The front's public key, for the verifier. */
   readonly keySet: JWTVerifyGetKey;
+  /** Why the front cannot serve a sign-in now (its store unreachable), or `undefined`. */
+  check(): Promise<string | undefined>;
+}
+
+/** Seconds a client is asked to wait when the store is down, in `Retry-After`. */
+export const STORE_RETRY_AFTER_S = 5;
+
+/**
+ * The answer to a request that needed the store while it could not be reached: 503 with
+ * `Retry-After`, a page for a person's browser, an OAuth error for a host.
+ */
+function storeUnavailable(answer: Response): Response {
+  const error = new StoreUnavailableError();
+  const headers = { 'retry-after': String(STORE_RETRY_AFTER_S), 'cache-control': 'no-store' };
+  if (answer.headers.get('content-type')?.startsWith('text/html')) {
+    return new Response(errorPage('The sign-in is unavailable for a moment', error.message), {
+      status: 503,
+      headers: { ...PAGE_HEADERS, ...headers },
+    });
+  }
+  return Response.json(
+    { error: 'temporarily_unavailable', error_description: error.message },
+    { status: 503, headers },
+  );
 }
 
 /**
@@ -49,7 +73,7 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     settings.store === undefined
       ? memoryStore()
       : await import('./redis-store.js').then(({ redisAdapter }) =>
-          redisAdapter(settings.store as string),
+          redisAdapter(settings.store as string, settings.logger),
         );
   const { adapter } = store;
   const issuer = new URL(settings.issuer);
@@ -70,7 +94,10 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     redirectUri: new URL('/oauth/callback', issuer).href,
     client,
     fetchOptions: settings.fetchOptions,
+    logger: settings.logger,
   });
+  // Discovered now: an upstream that cannot be reached stops the front's start, not a sign-in.
+  await upstream.discover();
   const route = interactionRoutes({
     provider,
     adapter,
@@ -80,6 +107,16 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     scopeNames: scopeNamesOf(settings.toolScopes),
   });
   provider.use(async (ctx, next) => {
+    // No scope asked: the scopes of the tools the client may use (RFC 6749 section 3.3), where
+    // the engine would go on with none, and the host get access_denied after the person allowed.
+    if (ctx.method === 'GET' && isRouteOf(ctx.path, FRONT_ROUTES.authorization)) {
+      const { scope, client_id: clientId } = ctx.query;
+      if (scope === undefined || scope === '') {
+        const allowed = await clientScopes(provider, clientId);
+        const scopes = settings.toolScopes.filter((name) => allowed?.includes(name) ?? true);
+        ctx.query = { ...ctx.query, scope: scopes.join(' ') };
+      }
+    }
     // The path as the engine's router reads it, whatever the spelling (see isRouteOf).
     if (ctx.method === 'POST' && isRouteOf(ctx.path, FRONT_ROUTES.registration)) {
       // The bridge names the caller in X-Forwarded-For, which the engine reads as `ctx.ip`.
@@ -111,8 +148,31 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
       await bridge.close();
       await store.close();
     },
-    fetch: (request) => bridge.fetch(request, callerOf(request, settings.trustedProxies)),
+    fetch: async (request) => {
+      const answer = await bridge.fetch(request, callerOf(request, settings.trustedProxies));
+      // A request that needed the store while it is down: the engine's 500 becomes a 503.
+      const outage = answer.status >= 500 ? store.outage() : undefined;
+      return outage === undefined ? answer : storeUnavailable(answer);
+    },
+    check: () => store.check(),
   };
+}
+
+/**
+ * The scopes the client registered (its `scope` metadata), or `undefined` when it named none,
+ * or is not known (the engine answers that itself).
+ */
+async function clientScopes(
+  provider: ReturnType<typeof createFrontProvider>,
+  clientId: unknown,
+): Promise<string[] | undefined> {
+  if (typeof clientId !== 'string' || clientId === '') return undefined;
+  try {
+    const client = await provider.Client.find(clientId);
+    return client?.scope?.split(' ');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

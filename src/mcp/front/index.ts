@@ -32,6 +32,11 @@ export interface SignInFront {
   fetch(request: Request): Promise<Response>;
   /** Lets go of what the front holds (a Redis connection), when it was loaded. */
   close(): Promise<void>;
+  /**
+   * Why the front cannot sign anyone in now (its upstream not discovered, its store unreachable),
+   * or `undefined` when it can: the readiness `/health` answers.
+   */
+  problem(): Promise<string | undefined>;
   /** The front's signing key, as the verifier checks tokens with it. */
   readonly keySet: JWTVerifyGetKey;
   /** The front's issuer identifier. */
@@ -49,31 +54,60 @@ export interface SignInFront {
  */
 export function signInFront(settings: FrontSettings): SignInFront {
   let engine: Promise<FrontEngine> | undefined;
+  /** The last failure to start, kept a few seconds so that a flood does not retry per request. */
+  let failed: { error: Error; at: number } | undefined;
   const loaded = () => {
+    if (failed !== undefined && performance.now() - failed.at < START_RETRY_MS) {
+      return Promise.reject(failed.error);
+    }
     engine ??= import('./engine.js')
       .then(({ createFrontEngine }) => createFrontEngine(settings))
-      .catch((error: unknown) => {
-        engine = undefined;
-        if (isMissingPackage(error, 'redis')) {
-          throw new ConfigurationError(
-            'The sign-in front with a Redis store needs redis, an optional peer dependency of agentchat: npm install redis',
-            { cause: error },
-          );
-        }
-        if (!FRONT_PEERS.some((name) => isMissingPackage(error, name))) throw error;
-        throw new ConfigurationError(
-          `The sign-in front (upstreamIssuer) needs ${FRONT_PEERS.join(', ')}, optional peer ` +
-            `dependencies of agentchat: npm install ${FRONT_PEERS.join(' ')}`,
-          { cause: error },
-        );
-      });
+      .then(
+        (started) => {
+          failed = undefined;
+          return started;
+        },
+        (error: unknown) => {
+          engine = undefined;
+          const reason = startFailure(error);
+          // Told once per cause, not once per request that finds the front not started.
+          if (failed?.error.message !== reason.message) {
+            settings.logger?.warn(`agentchat-mcp: ${reason.message}`);
+          }
+          failed = { error: reason, at: performance.now() };
+          throw reason;
+        },
+      );
     return engine;
   };
   return {
     issuer: settings.issuer,
     handles: (pathname) =>
       FRONT_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`)),
-    fetch: async (request) => (await loaded()).fetch(request),
+    fetch: async (request) => {
+      let started: FrontEngine;
+      try {
+        started = await loaded();
+      } catch (error) {
+        // A missing peer is the operator's to fix, and thrown as such; anything else may pass.
+        if (error instanceof ConfigurationError) throw error;
+        return Response.json(
+          { error: 'temporarily_unavailable', error_description: (error as Error).message },
+          {
+            status: 503,
+            headers: { 'retry-after': String(START_RETRY_MS / 1000), 'cache-control': 'no-store' },
+          },
+        );
+      }
+      return started.fetch(request);
+    },
+    problem: async () => {
+      try {
+        return await (await loaded()).check();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
     close: async () => {
       const current = engine;
       engine = undefined;
@@ -81,6 +115,33 @@ export function signInFront(settings: FrontSettings): SignInFront {
     },
     keySet: async (header, token) => (await loaded()).keySet(header, token),
   };
+}
+
+/** How long a failure to start is answered as it was before the front tries again, in ms. */
+const START_RETRY_MS = 5_000;
+
+/** Why the front could not start, as the operator is told: the missing peer, or the cause. */
+function startFailure(error: unknown): Error {
+  if (isMissingPackage(error, 'redis')) {
+    return new ConfigurationError(
+      'The sign-in front with a Redis store needs redis, an optional peer dependency of agentchat: npm install redis',
+      { cause: error },
+    );
+  }
+  if (FRONT_PEERS.some((name) => isMissingPackage(error, name))) {
+    return new ConfigurationError(
+      `The sign-in front (upstreamIssuer) needs ${FRONT_PEERS.join(', ')}, optional peer ` +
+        `dependencies of agentchat: npm install ${FRONT_PEERS.join(' ')}`,
+      { cause: error },
+    );
+  }
+  if (error instanceof ConfigurationError) return error;
+  return new Error(
+    `The sign-in front cannot start: ${(error as Error)?.message ?? String(error)}`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /** The handler's options the front reads. */

@@ -16,6 +16,15 @@ export const MAX_RECORDS_PER_MODEL = 5_000;
  */
 export const CLIENT_IDLE_TTL_S = 30 * 24 * 3600;
 
+/**
+ * The lifetime of a record, in seconds: the one the engine gives, else a client's idle
+ * lifetime. The engine gives none to a client or to its registration access token (which lives as
+ * long as the registration it manages); every record still expires, in every store.
+ */
+export function lifetimeOf(expiresIn: number | undefined): number {
+  return expiresIn !== undefined && expiresIn > 0 ? expiresIn : CLIENT_IDLE_TTL_S;
+}
+
 interface Entry {
   readonly payload: AdapterPayload;
   /** Milliseconds since the epoch, or `undefined` for no expiry. */
@@ -53,11 +62,10 @@ export function memoryAdapter(maxRecords = MAX_RECORDS_PER_MODEL): FrontAdapterC
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-      const ttl = expiresIn ?? (this.#name === 'Client' ? CLIENT_IDLE_TTL_S : undefined);
       this.#records.delete(id);
       this.#records.set(id, {
         payload,
-        expiresAt: ttl === undefined ? undefined : Date.now() + ttl * 1000,
+        expiresAt: Date.now() + lifetimeOf(expiresIn) * 1000,
       });
       // Maps keep insertion order: the first keys are the least recently used.
       for (const key of this.#records.keys()) {
@@ -146,6 +154,9 @@ export function memoryStore(): FrontStore {
       }
       return taken;
     },
+    // This process's memory is always there.
+    outage: () => undefined,
+    check: async () => undefined,
     close: async () => {},
   };
 }

@@ -5,7 +5,7 @@
 
 import type { Adapter } from 'oidc-provider';
 import type { FetchOptions } from '../../core/fetch-options.js';
-import { ConfigurationError } from '../../index.js';
+import { ConfigurationError, type Logger } from '../../index.js';
 import { isLoopback } from '../../internal/platform.js';
 import { type TrustedProxies, trustedProxiesOf } from './caller.js';
 
@@ -22,7 +22,7 @@ export interface FrontSettings {
   readonly upstreamClientId: string;
   readonly upstreamClientSecret: string | undefined;
   readonly upstreamScope: string;
-  /** A private JWK or PKCS#8 PEM; a key is made at start without. */
+  /** A private JWK or PEM (PKCS#8, SEC1 EC, PKCS#1 RSA); a key is made at start without. */
   readonly signingKey: string | object | undefined;
   /** The Redis URL of the shared store; memory without. */
   readonly store: string | undefined;
@@ -30,6 +30,8 @@ export interface FrontSettings {
   readonly fetchOptions: FetchOptions | undefined;
   /** The proxies whose `X-Forwarded-For` names the caller (caller.ts); none by default. */
   readonly trustedProxies: TrustedProxies;
+  /** Where an outage of the store or the upstream is told, once; nowhere without. */
+  readonly logger: Logger | undefined;
 }
 
 /**
@@ -54,7 +56,30 @@ export interface FrontStore {
    * every replica sharing the store counts: false when none is left.
    */
   takeRegistration(caller: string, burst: number, refillMs: number): Promise<boolean>;
+  /**
+   * Why the store cannot be reached as last seen (a command failed, the connection dropped), or
+   * `undefined` while it can.
+   */
+  outage(): string | undefined;
+  /** Asks the store now (within its command timeout): why it cannot be reached, or `undefined`. */
+  check(): Promise<string | undefined>;
   close(): Promise<void>;
+}
+
+/**
+ * A store that cannot be reached now: the request that needed it answers 503 with
+ * `Retry-After` (engine.ts), never a stack or a hang.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailable';
+  /** As oidc-provider's errors and the interaction routes read an error's status. */
+  readonly statusCode = 503;
+  constructor(options?: ErrorOptions) {
+    super(
+      'The sign-in service cannot reach its store just now; try again in a few seconds.',
+      options,
+    );
+  }
 }
 
 /** The upstream options as the handler takes them. */
@@ -68,6 +93,8 @@ export interface FrontOptionValues {
   readonly trustedProxies?: unknown;
   /** Checked by the handler, with the protected resource's options. */
   readonly fetchOptions?: FetchOptions | undefined;
+  /** The handler's logger, checked by the handler. */
+  readonly logger?: Logger | undefined;
 }
 
 /**
@@ -85,12 +112,12 @@ export function frontSettings(
   const issuerUrl = typeof upstreamIssuer === 'string' ? URL.parse(upstreamIssuer) : null;
   if (issuerUrl === null || !['https:', 'http:'].includes(issuerUrl.protocol)) {
     throw new ConfigurationError(
-      `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: expected the OpenID issuer URL of the identity provider, such as https://login.microsoftonline.com/<tenant>/v2.0.`,
+      `Invalid upstreamIssuer (--upstream-issuer) ${JSON.stringify(upstreamIssuer)}: expected the OpenID issuer URL of the identity provider, such as https://login.microsoftonline.com/<tenant>/v2.0.`,
     );
   }
   if (issuerUrl.protocol === 'http:' && !isLoopback(issuerUrl.hostname)) {
     throw new ConfigurationError(
-      `Invalid upstreamIssuer ${JSON.stringify(upstreamIssuer)}: an identity provider is reached over https (http only on this machine).`,
+      `Invalid upstreamIssuer (--upstream-issuer) ${JSON.stringify(upstreamIssuer)}: an identity provider is reached over https (http only on this machine).`,
     );
   }
   if (typeof upstreamClientId !== 'string' || upstreamClientId === '') {
@@ -111,18 +138,18 @@ export function frontSettings(
     (typeof upstreamScope !== 'string' || !upstreamScope.split(' ').includes('openid'))
   ) {
     throw new ConfigurationError(
-      `Invalid upstreamScope ${JSON.stringify(upstreamScope)}: a space-separated list holding openid, such as ${JSON.stringify(DEFAULT_UPSTREAM_SCOPE)}.`,
+      `Invalid upstreamScope (--upstream-scope) ${JSON.stringify(upstreamScope)}: a space-separated list holding openid, such as ${JSON.stringify(DEFAULT_UPSTREAM_SCOPE)}.`,
     );
   }
   if (signingKey !== undefined && !looksLikePrivateKey(signingKey)) {
     // Never the value: it is a key.
     throw new ConfigurationError(
-      'signingKey (AGENTCHAT_SIGNING_KEY) is not a private key: give a private JWK (JSON, with "d") or a PKCS#8 PEM (BEGIN PRIVATE KEY).',
+      `signingKey (AGENTCHAT_SIGNING_KEY) is not a private key: give a private JWK (JSON, with "d") or an unencrypted PEM (${PEM_KINDS}).`,
     );
   }
   if (resource.protocol === 'http:' && !isLoopback(resource.hostname)) {
     throw new ConfigurationError(
-      `Invalid resource ${JSON.stringify(resource.href)}: with upstreamIssuer the server is an authorization server, reached over https (http only on this machine).`,
+      `Invalid resource (--resource) ${JSON.stringify(resource.href)}: with upstreamIssuer (--upstream-issuer) the server is an authorization server, reached over https (http only on this machine).`,
     );
   }
   return {
@@ -138,6 +165,7 @@ export function frontSettings(
     store: storeOf(values.store),
     fetchOptions: values.fetchOptions,
     trustedProxies: trustedProxiesOf(values.trustedProxies),
+    logger: values.logger,
   };
 }
 
@@ -154,6 +182,15 @@ function storeOf(store: unknown): FrontSettings['store'] {
 }
 
 /**
+ * The PEMs of an unencrypted private key Node's crypto reads: PKCS#8 (`openssl genpkey`), SEC1 EC
+ * (`openssl ecparam -genkey`) and PKCS#1 RSA (`openssl genrsa -traditional`).
+ */
+const PRIVATE_KEY_PEM = /^-----BEGIN (?:RSA |EC )?PRIVATE KEY-----/;
+
+/** How the PEMs {@link PRIVATE_KEY_PEM} takes are named, for a refusal. */
+export const PEM_KINDS = 'BEGIN PRIVATE KEY, BEGIN EC PRIVATE KEY or BEGIN RSA PRIVATE KEY';
+
+/**
  * The shape of a private key, checked here so that a bad setting stops the start rather than the
  * first sign-in; the key itself is read when the front loads (signing-key.ts).
  */
@@ -161,7 +198,7 @@ function looksLikePrivateKey(value: unknown): boolean {
   let jwk: unknown = value;
   if (typeof value === 'string') {
     const text = value.trim();
-    if (text.startsWith('-----BEGIN PRIVATE KEY-----')) return true;
+    if (PRIVATE_KEY_PEM.test(text)) return true;
     try {
       jwk = JSON.parse(text);
     } catch {

@@ -1,11 +1,13 @@
 /**
  * The key the front signs its access tokens with: the one `AGENTCHAT_SIGNING_KEY` gives (a
- * private JWK as JSON, or a PKCS#8 PEM), so that every replica signs and verifies alike, or one
- * made at start for a single process. Node's own crypto reads both shapes; jose makes a key.
+ * private JWK as JSON, or a PEM: PKCS#8, SEC1 EC or PKCS#1 RSA, as openssl writes them), so that
+ * every replica signs and verifies alike, or one made at start for a single process. Node's own
+ * crypto reads every shape and exports the JWK oidc-provider signs with; jose makes a key.
  */
 import { createHash, createPrivateKey } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { ConfigurationError } from '../../index.js';
+import { PEM_KINDS } from './options.js';
 
 /** A private signing key as oidc-provider's `jwks` takes it, with its `kid` and `alg`. */
 export interface SigningKey {
@@ -29,8 +31,8 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 /**
  * The signing key `setting` gives, or a fresh ES256 one when it is `undefined`.
  *
- * @throws {@link ConfigurationError} when the setting is neither a private JWK nor a PKCS#8 PEM
- * of a key type that signs; the message never quotes the setting.
+ * @throws {@link ConfigurationError} when the setting is neither a private JWK nor an unencrypted
+ * private key PEM of a key type that signs; the message never quotes the setting.
  */
 export async function loadSigningKey(setting: string | object | undefined): Promise<SigningKey> {
   let jwk: JWK;
@@ -85,7 +87,7 @@ function privateJwkOf(setting: string | object): JWK {
   } catch {
     // Never the parser's message: it may quote the key.
     throw new ConfigurationError(
-      'AGENTCHAT_SIGNING_KEY is not a private key: give a private JWK (JSON) or a PKCS#8 PEM (BEGIN PRIVATE KEY).',
+      `AGENTCHAT_SIGNING_KEY is not a private key: give a private JWK (JSON) or an unencrypted PEM (${PEM_KINDS}).`,
     );
   }
 }

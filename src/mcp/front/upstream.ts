@@ -8,6 +8,7 @@
 import type * as Oidc from 'openid-client';
 import type { FetchOptions } from '../../core/fetch-options.js';
 import { deepestCause } from '../../core/server-runtime.js';
+import type { Logger } from '../../index.js';
 import { cut } from '../../internal/cut.js';
 import { isLoopback } from '../../internal/platform.js';
 import { boundedFetch } from '../bounded-fetch.js';
@@ -27,6 +28,8 @@ export interface UpstreamOptions {
   readonly client: typeof Oidc;
   /** Merged into every fetch to the upstream: a proxy, a private CA (see docs/networks.md). */
   readonly fetchOptions?: FetchOptions | undefined;
+  /** Where a refusal at the upstream's token endpoint is told, one line each; nowhere without. */
+  readonly logger?: Logger | undefined;
 }
 
 /** What the front keeps between sending a person upstream and their return. */
@@ -52,6 +55,12 @@ export type UpstreamOutcome = { readonly subject: string } | { readonly hostErro
 
 /** The upstream sign-in: the URL to send a person to, and the subject they come back as. */
 export interface Upstream {
+  /**
+   * Discovers the upstream now, if not yet.
+   *
+   * @throws an Error naming the issuer and why it could not be discovered.
+   */
+  discover(): Promise<void>;
   /** A fresh state, nonce and PKCE verifier, and the authorization URL they go with. */
   start(): Promise<{ url: URL; checks: UpstreamChecks }>;
   /**
@@ -88,6 +97,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   };
 
   return {
+    async discover() {
+      await configured();
+    },
     async start() {
       const config = await configured();
       const checks = {
@@ -123,6 +135,16 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           if (hostError !== undefined) return { hostError };
           throw new Error(answered(error.error, error.error_description), { cause: error });
         }
+        const code = tokenEndpointError(oidc, error);
+        if (code !== undefined) {
+          // The front's own set-up at the upstream (a wrong secret: invalid_client), for the
+          // operator: one line with the code and what the upstream said, never a secret sent.
+          const said = quoted(code.error, code.description);
+          options.logger?.warn(
+            `agentchat-mcp: sign-in front: the token endpoint of ${options.issuer} refused the front's code exchange: ${said}`,
+          );
+          throw new Error(`its token endpoint answered ${said}`, { cause: error });
+        }
         throw new Error(refusal(error), { cause: error });
       }
       const subject = tokens.claims()?.sub;
@@ -134,14 +156,37 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   };
 }
 
+/**
+ * The OAuth error the upstream's token endpoint answered, in its body (`ResponseBodyError`) or
+ * in a `WWW-Authenticate` challenge; `undefined` for any other failure.
+ */
+function tokenEndpointError(
+  oidc: typeof Oidc,
+  error: unknown,
+): { error: string; description: string | undefined } | undefined {
+  if (error instanceof oidc.ResponseBodyError) {
+    return { error: error.error, description: error.error_description };
+  }
+  if (error instanceof oidc.WWWAuthenticateChallengeError) {
+    const parameters = error.cause[0]?.parameters;
+    if (typeof parameters?.error === 'string') {
+      return { error: parameters.error, description: parameters.error_description };
+    }
+  }
+  return undefined;
+}
+
 /** The longest error description of the upstream's quoted on the person's error page. */
 const MAX_DESCRIPTION_CHARS = 300;
 
 /** The upstream's error answer, for the person's error page: its code and what it said. */
 function answered(code: string, description: string | undefined): string {
-  return description
-    ? `it answered ${code}: ${cut(description, MAX_DESCRIPTION_CHARS)}`
-    : `it answered ${code}`;
+  return `it answered ${quoted(code, description)}`;
+}
+
+/** An OAuth error's code, and its description cut to a length a page and a log line take. */
+function quoted(code: string, description: string | undefined): string {
+  return description ? `${code}: ${cut(description, MAX_DESCRIPTION_CHARS)}` : code;
 }
 
 /**

@@ -4,10 +4,14 @@
  * key given is the one the front publishes.
  */
 import { exportJWK, exportPKCS8, generateKeyPair } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ConfigurationError } from '../../../src/index.js';
 import { parseBinArguments } from '../../../src/mcp/arguments.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../../../src/mcp/index.js';
+import {
+  startUpstreamIdentityProvider,
+  type UpstreamIdentityProvider,
+} from '../../helpers/upstream-identity-provider.js';
 
 const client = new Client({ apiKey: 'sk_front_config', baseUrl: 'http://127.0.0.1:9/api' });
 const front: McpHttpHandlerOptions = {
@@ -123,9 +127,20 @@ describe('agentchat-mcp --upstream-issuer', () => {
 });
 
 describe('the signing key', () => {
+  // The front discovers its upstream when it starts: one on this machine.
+  let upstream: UpstreamIdentityProvider;
+  beforeAll(async () => {
+    upstream = await startUpstreamIdentityProvider('http://127.0.0.1:8787');
+  });
+  afterAll(() => upstream?.close());
+
   it('given as a PKCS#8 PEM, is the one the front publishes and signs with', async () => {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
-    const handler = createMcpHttpHandler({ ...front, signingKey: await exportPKCS8(privateKey) });
+    const handler = createMcpHttpHandler({
+      ...front,
+      upstreamIssuer: upstream.issuer,
+      signingKey: await exportPKCS8(privateKey),
+    });
     try {
       const jwks = (await (
         await handler.fetch(new Request('http://127.0.0.1:8787/jwks'))

@@ -1,0 +1,84 @@
+/**
+ * The sign-in front at start: `agentchat-mcp --http --upstream-issuer` (a child process) whose
+ * upstream has nothing listening exits 1 naming the issuer and the cause, instead of serving; the
+ * programmatic handler answers its first requests 503 saying why, and `/health` 503.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { Client } from '../../src/index.js';
+import { createMcpHttpHandler } from '../../src/mcp/index.js';
+import { freePort } from '../helpers/free-port.js';
+import { runProcess, tsxLoader } from '../helpers/run-process.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('the sign-in front whose upstream cannot be discovered', { timeout: 60_000 }, () => {
+  it('agentchat-mcp exits 1 naming the issuer and the cause', async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const result = await runProcess(
+      process.execPath,
+      [
+        ...tsxLoader,
+        'src/mcp/bin.ts',
+        '--http',
+        '--port',
+        '0',
+        '--upstream-issuer',
+        nowhere,
+        '--upstream-client-id',
+        'front-app',
+      ],
+      {
+        cwd: repo,
+        env: {
+          PATH: process.env.PATH,
+          AGENTCHAT_BASE_URL: 'http://127.0.0.1:9/api',
+          AGENTCHAT_API_KEY: 'sk_front_start_5e0a',
+        },
+        timeoutMs: 30_000,
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${nowhere} could not be discovered`);
+    expect(result.stderr).toMatch(/ECONNREFUSED/);
+    // Told once: by the error the start stops with, not by a warning as well.
+    expect(result.stderr.split('could not be discovered')).toHaveLength(2);
+    expect(result.stderr).not.toMatch(/serving MCP|people sign in at|\n\s+at /);
+  });
+
+  it('the handler answers 503 with the cause, and /health 503, until it can', async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const warnings: string[] = [];
+    const handler = createMcpHttpHandler({
+      client: new Client({ apiKey: 'sk_front_start_5e0a', baseUrl: 'http://127.0.0.1:9/api' }),
+      resource: 'http://127.0.0.1:8787/mcp',
+      upstreamIssuer: nowhere,
+      upstreamClientId: 'front-app',
+      logger: {
+        error: () => {},
+        warn: (message: string) => warnings.push(message),
+        info: () => {},
+        debug: () => {},
+      },
+    });
+    try {
+      const health = await handler.fetch(new Request('http://127.0.0.1:8787/health'));
+      expect(health.status).toBe(503);
+      expect((await health.json()).problem).toContain(`${nowhere} could not be discovered`);
+      for (const path of ['/.well-known/oauth-authorization-server', '/register', '/authorize']) {
+        const answer = await handler.fetch(new Request(`http://127.0.0.1:8787${path}`));
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get('retry-after')).toBe('5');
+        expect(await answer.json()).toMatchObject({
+          error: 'temporarily_unavailable',
+          error_description: expect.stringContaining(nowhere),
+        });
+      }
+      // Told once, not once per request.
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/could not be discovered/);
+    } finally {
+      await handler.close();
+    }
+  });
+});
