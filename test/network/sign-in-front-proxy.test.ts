@@ -2,8 +2,8 @@
  * The sign-in front's own requests to the company's identity provider (its discovery, the code
  * exchange, its key set) through the company's proxy: `createMcpHttpHandler({ fetchOptions })`
  * with a dispatcher to a real tinyproxy, and a person signing in in Chromium, whose own pages
- * are not the front's to send anywhere. Refused by the proxy, the sign-in stops at an error page
- * that quotes the proxy's 407.
+ * are not the front's to send anywhere. Refused by the proxy, the front cannot discover the
+ * identity provider when it starts: it answers 503 quoting the proxy's 407, and is not ready.
  */
 import { ProxyAgent } from 'undici7';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -49,26 +49,35 @@ it('signs a person in with every request of its own to the identity provider thr
   expect(upstream.tokenRequests).toHaveLength(1);
 });
 
-it('goes no further when the proxy refuses it (407): an error page naming it, nothing asked upstream', async () => {
-  const { browser, redirect } = scene;
+it('goes no further when the proxy refuses it (407): 503 naming it, not ready, nothing asked upstream', async () => {
   const anonymous = new ProxyAgent(proxy.anonymousUrl);
   const refused = await startSignInFront('sk_front_proxy_81c3', undefined, {
     fetchOptions: { dispatcher: anonymous },
   });
-  const context = await browser.newContext();
   try {
-    const { clientId } = await registerPublicClient(refused.origin, redirect.url);
-    const page = await context.newPage();
-    await expect(
-      signInAsPerson(page, authorizationUrl(refused.origin, clientId, redirect.url), redirect.url),
-    ).rejects.toThrow(/Stuck at/);
-    expect(await page.locator('#error-description').textContent()).toMatch(
-      /could not be discovered: the proxy refused its credentials \(407\)/,
-    );
+    // The front discovers the identity provider before it serves anything that needs it.
+    const registration = await fetch(`${refused.origin}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: [scene.redirect.url],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(registration.status).toBe(503);
+    expect(registration.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(await registration.json()).toMatchObject({
+      error: 'temporarily_unavailable',
+      error_description: expect.stringMatching(
+        /could not be discovered: the proxy refused its credentials \(407\)/,
+      ),
+    });
+    const health = await fetch(`${refused.origin}/health`);
+    expect(health.status).toBe(503);
+    expect(await health.text()).toMatch(/the proxy refused its credentials \(407\)/);
     expect(refused.upstream.authorizationRequests).toEqual([]);
     expect(refused.upstream.tokenRequests).toEqual([]);
   } finally {
-    await context.close();
     await refused.close();
     await anonymous.close();
   }

@@ -211,7 +211,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 4.7 MB unpacked, 1,240 KB packed', () => {
+  it('stays small: under 4.8 MB unpacked, 1,280 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -261,8 +261,11 @@ describe('npm pack', () => {
     // bundled apart from agentchat/mcp's copy), their source maps (65 KB each) and declarations
     // (13 KB). Measured with `npm pack --dry-run` on its own branch: 4.13 MB unpacked, 1,075 KiB
     // packed; with the rest of the round, 4.71 MB (4,597 KiB) unpacked and 1,248 KB (1,219 KiB)
-    // packed.
-    expect(packed.unpackedSize).toBeLessThan(4700 * 1024);
-    expect(packed.size).toBeLessThan(1240 * 1024);
+    // packed. The sign-in front in production (issue 51: readiness and the store's outages, the
+    // upstream discovered at start, the signing keys' formats, `toNodeListener`, and the consent
+    // and error pages' look, with their longer guide) then brought it to 4.84 MB (4,726 KiB) and
+    // 1,285 KB (1,255 KiB).
+    expect(packed.unpackedSize).toBeLessThan(4800 * 1024);
+    expect(packed.size).toBeLessThan(1280 * 1024);
   });
 });
