@@ -31,25 +31,36 @@ const frameworkEntries = { 'ai-sdk/index': 'src/ai-sdk/index.ts' };
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
 
 /**
- * The sign-in front's engine (src/mcp/front/engine.ts: oidc-provider, openid-client, node:http)
- * is an entry of its own, which agentchat/mcp loads through `#sign-in-front` (package.json
- * `imports`): Node.js gets the engine, any other runtime a stub that refuses to start a front. A
- * bundler following agentchat/mcp's `import()` of the engine for a browser or a Worker would
- * otherwise fail on Node's modules and the engine's peers, in an app that never runs a front.
+ * What agentchat/mcp loads only on Node.js, each an entry of its own reached through package.json
+ * `imports`, where Node.js gets the module and any other runtime a stub that refuses: the sign-in
+ * front's engine (src/mcp/front/engine.ts: oidc-provider, openid-client, node:http) through
+ * `#sign-in-front`, and `toNodeListener`'s adapter (src/mcp/node-adapter.ts:
+ * `@modelcontextprotocol/node`, node:http) through `#node-adapter`. A bundler following
+ * agentchat/mcp's `import()` of either for a browser or a Worker would otherwise fail on Node's
+ * modules and the peers, in an app that never runs a front or a Node.js server.
  */
-const signInFrontEntries = {
+const nodeOnlyEntries = {
   'mcp/sign-in-front': 'src/mcp/front/engine.ts',
   'mcp/sign-in-front.unavailable': 'src/mcp/front/engine.unavailable.ts',
+  'mcp/node-adapter': 'src/mcp/node-adapter.ts',
+  'mcp/node-adapter.unavailable': 'src/mcp/node-adapter.unavailable.ts',
 };
 
-const signInFrontByImport: Plugin = {
-  name: 'sign-in-front-by-import',
+/** Each Node.js-only module's `import()`, by the folder it is made from, and its `imports` name. */
+const nodeOnlyImports = [
+  { specifier: './engine.js', from: join(mcpSources, 'front'), to: '#sign-in-front' },
+  { specifier: './node-adapter.js', from: mcpSources, to: '#node-adapter' },
+];
+
+const nodeOnlyByImport: Plugin = {
+  name: 'node-only-by-import',
   setup(build) {
-    build.onResolve({ filter: /^\.\/engine\.js$/ }, ({ resolveDir, kind }) =>
-      kind === 'dynamic-import' && resolveDir === join(mcpSources, 'front')
-        ? { path: '#sign-in-front', external: true }
-        : undefined,
-    );
+    build.onResolve({ filter: /^\.\/(engine|node-adapter)\.js$/ }, ({ path, resolveDir, kind }) => {
+      const target = nodeOnlyImports.find(
+        (entry) => entry.specifier === path && entry.from === resolveDir,
+      );
+      return kind === 'dynamic-import' && target ? { path: target.to, external: true } : undefined;
+    });
   },
 };
 
@@ -180,20 +191,24 @@ export default defineConfig([
   {
     // agentchat/mcp in ESM, with the `agentchat-mcp` bin (ESM only, no types). Optional peers
     // stay external: the bin loads @modelcontextprotocol/server only once it has checked for it.
-    entry: { ...mcpEntry, 'mcp/bin': 'src/mcp/bin.ts', ...signInFrontEntries },
+    entry: { ...mcpEntry, 'mcp/bin': 'src/mcp/bin.ts', ...nodeOnlyEntries },
     format: ['esm'],
     target: 'es2022',
     platform: 'node',
-    esbuildPlugins: [clientByPackageName, signInFrontByImport],
+    esbuildPlugins: [clientByPackageName, nodeOnlyByImport],
     sourcemap: true,
     treeshake: true,
   },
   {
-    entry: { ...mcpEntry, 'mcp/sign-in-front': 'src/mcp/front/engine.ts' },
+    entry: {
+      ...mcpEntry,
+      'mcp/sign-in-front': 'src/mcp/front/engine.ts',
+      'mcp/node-adapter': 'src/mcp/node-adapter.ts',
+    },
     format: ['cjs'],
     target: 'es2022',
     platform: 'node',
-    esbuildPlugins: [clientByPackageName, signInFrontByImport],
+    esbuildPlugins: [clientByPackageName, nodeOnlyByImport],
     sourcemap: true,
     treeshake: true,
   },

@@ -17,9 +17,9 @@
  */
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type * as McpNode from '@modelcontextprotocol/node';
 import { rememberSocketAddress } from './front/socket-address.js';
 import type { McpHttpHandler } from './http-handler.js';
+import type * as NodeAdapter from './node-adapter.js';
 
 /**
  * Options of {@link toNodeListener}.
@@ -105,9 +105,9 @@ export function nodeListener(
       return response;
     },
   };
-  let serve: ReturnType<typeof McpNode.toNodeHandler> | undefined;
+  let serve: ReturnType<typeof NodeAdapter.toNodeHandler> | undefined;
   return async (req, res) => {
-    serve ??= (await mcpNode()).toNodeHandler(app, { onerror });
+    serve ??= (await nodeAdapter()).toNodeHandler(app, { onerror });
     const handle = serve;
     // node:http types `method` as optional; a server's requests always have one.
     return socketAddress.run(req.socket.remoteAddress, () => handle(req as never, res));
@@ -129,13 +129,14 @@ function withCookiesAsOneEntry(headers: Headers): void {
   });
 }
 
-let adapter: Promise<typeof McpNode> | undefined;
+let adapter: Promise<typeof NodeAdapter> | undefined;
 
 /**
  * `@modelcontextprotocol/node`, an optional peer, imported on the first request rather than at
- * the top: agentchat/mcp loads without it (stdio, Workers), in its ESM and CommonJS builds alike.
+ * the top: agentchat/mcp loads without it (stdio, Workers), in its ESM and CommonJS builds alike,
+ * and a browser or Worker bundle of agentchat/mcp gets a stub in its place (`#node-adapter`).
  */
-function mcpNode(): Promise<typeof McpNode> {
-  adapter ??= import('@modelcontextprotocol/node');
+function nodeAdapter(): Promise<typeof NodeAdapter> {
+  adapter ??= import('./node-adapter.js');
   return adapter;
 }

@@ -70,6 +70,8 @@ const ALLOWED = [
   // The sign-in front's engine, loaded on Node.js through `#sign-in-front`, and the stub other
   // runtimes get (package.json `imports`).
   /^dist\/mcp\/sign-in-front(\.unavailable)?\.(js|cjs)(\.map)?$/,
+  // toNodeListener's adapter, loaded on Node.js through `#node-adapter`, and its stub alike.
+  /^dist\/mcp\/node-adapter(\.unavailable)?\.(js|cjs)(\.map)?$/,
   // agentchat/otel's instrumentation in CJS, which its CJS entry requires only once it has found
   // the OpenTelemetry peers (src/otel/entry.cjs.ts); the ESM build shares a chunk instead.
   /^dist\/otel\/instrumentation\.cjs(\.map)?$/,
