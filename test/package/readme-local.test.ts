@@ -65,10 +65,13 @@ describe("README's Run it locally", () => {
     });
     expect(words.filter((word) => !/^[A-Z_]+=/.test(word))).toEqual(['node', 'quickstart.mjs']);
 
-    const args = (setup?.[1] ?? '').split(' ').slice(1);
+    // `npx agentchat-mock` runs the project's node_modules/.bin/agentchat-mock; started here
+    // directly, so that stopping it stops the mock itself and not only an npx wrapper around it.
+    const [bin, ...flags] = (setup?.[1] ?? '').split(' ').slice(1);
+    expect(bin).toBe('agentchat-mock');
     const mock = await startProcess(
-      'npx',
-      args.map((arg) => (arg === '4010' ? '0' : arg)),
+      consumerPath(`node_modules/.bin/${bin}`),
+      flags.map((flag) => (flag === '4010' ? '0' : flag)),
       { ready: /listening on (\S+)/, cwd: consumerPath() },
     );
     const dir = await mkdtemp(join(consumerPath(), 'readme-local-'));
