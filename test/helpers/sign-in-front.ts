@@ -15,6 +15,7 @@ import { nodeListener } from '../../src/mcp/node-listener.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import {
   launchChromium,
+  type PersonChoices,
   registerPublicClient,
   signInAsPerson,
   startRedirectTarget,
@@ -280,7 +281,9 @@ const HOST_SCOPE = 'agentchat:read offline_access';
 /**
  * A host's whole sign-in at the front at `origin`: it registers, a person signs in through
  * `browser` (a context of their own), and the code is redeemed with its PKCE verifier. `scope`
- * replaces the request's (`null`: none sent); `clientMetadata` is added to the registration. Resolves with the client ID and the tokens.
+ * replaces the request's (`null`: none sent); `clientMetadata` is added to the registration;
+ * `method` is how the authorization request is sent (see {@link PersonChoices}). Resolves with the
+ * client ID and the tokens.
  *
  * @example
  * ```ts
@@ -291,7 +294,11 @@ export async function signInThroughFront(
   browser: Browser,
   origin: string,
   redirectUrl: string,
-  options: { scope?: string | null; clientMetadata?: Record<string, unknown> } = {},
+  options: {
+    scope?: string | null;
+    clientMetadata?: Record<string, unknown>;
+    method?: PersonChoices['method'];
+  } = {},
 ): Promise<{ clientId: string; tokens: HostTokens }> {
   const { clientId } = await registerPublicClient(
     origin,
@@ -314,7 +321,9 @@ export async function signInThroughFront(
   const context = await browser.newContext();
   let back: URL;
   try {
-    back = await signInAsPerson(await context.newPage(), url, redirectUrl);
+    back = await signInAsPerson(await context.newPage(), url, redirectUrl, {
+      ...(options.method && { method: options.method }),
+    });
   } finally {
     await context.close();
   }

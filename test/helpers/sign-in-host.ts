@@ -136,6 +136,11 @@ export interface PersonChoices {
   readonly login?: string;
   /** At the upstream's login page: sign in (the default), or follow its Cancel link. */
   readonly upstream?: 'sign in' | 'cancel';
+  /**
+   * How the host sends the person to the front's authorization URL: a link (`GET`, the default),
+   * or a form posting its parameters (`POST`, which OpenID Connect allows as well).
+   */
+  readonly method?: 'GET' | 'POST';
 }
 
 /**
@@ -149,7 +154,7 @@ export async function signInAsPerson(
   redirectUrl: string,
   choices: PersonChoices = {},
 ): Promise<URL> {
-  await page.goto(authorizationUrl.href);
+  await openAuthorization(page, authorizationUrl, choices.method ?? 'GET');
   for (let step = 0; step < 6; step++) {
     const url = new URL(page.url());
     if (url.href.startsWith(redirectUrl)) break;
@@ -196,4 +201,39 @@ export async function signInAsPerson(
     throw new Error(`Stuck at ${url.href}: ${await page.locator('body').textContent()}`);
   }
   return url;
+}
+
+/**
+ * Opens `authorizationUrl` in `page`: followed as a link, or, for `POST`, its query sent as the
+ * form body of a page of the host's own (about:blank, so no CSP of the front's applies).
+ */
+async function openAuthorization(
+  page: Page,
+  authorizationUrl: URL,
+  method: 'GET' | 'POST',
+): Promise<void> {
+  if (method === 'GET') {
+    await page.goto(authorizationUrl.href);
+    return;
+  }
+  const action = new URL(authorizationUrl.pathname, authorizationUrl.origin).href;
+  const fields = [...authorizationUrl.searchParams];
+  await page.evaluate(
+    ({ action, fields }) => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = action;
+      for (const [name, value] of fields) {
+        const input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+      document.body.append(form);
+      form.submit();
+    },
+    { action, fields },
+  );
+  await page.waitForURL((url) => url.href !== 'about:blank');
 }

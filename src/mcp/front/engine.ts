@@ -12,6 +12,7 @@ import { withFetchMemo } from './document-fetch.js';
 import { interactionRoutes } from './interactions.js';
 import { memoryStore } from './memory-store.js';
 import { type FrontSettings, type FrontStore, StoreUnavailableError } from './options.js';
+import { postedAuthorization } from './posted-authorization.js';
 import { createFrontProvider, FRONT_ROUTES } from './provider.js';
 import { derivedSecret, loadSigningKey } from './signing-key.js';
 import { createUpstream } from './upstream.js';
@@ -107,16 +108,6 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     scopeNames: scopeNamesOf(settings.toolScopes),
   });
   provider.use(async (ctx, next) => {
-    // No scope asked: the scopes of the tools the client may use (RFC 6749 section 3.3), where
-    // the engine would go on with none, and the host get access_denied after the person allowed.
-    if (ctx.method === 'GET' && isRouteOf(ctx.path, FRONT_ROUTES.authorization)) {
-      const { scope, client_id: clientId } = ctx.query;
-      if (scope === undefined || scope === '') {
-        const allowed = await clientScopes(provider, clientId);
-        const scopes = settings.toolScopes.filter((name) => allowed?.includes(name) ?? true);
-        ctx.query = { ...ctx.query, scope: scopes.join(' ') };
-      }
-    }
     // The path as the engine's router reads it, whatever the spelling (see isRouteOf).
     if (ctx.method === 'POST' && isRouteOf(ctx.path, FRONT_ROUTES.registration)) {
       // The bridge names the caller in X-Forwarded-For, which the engine reads as `ctx.ip`.
@@ -149,6 +140,12 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
       await store.close();
     },
     fetch: async (request) => {
+      if (
+        request.method === 'POST' &&
+        isRouteOf(new URL(request.url).pathname, FRONT_ROUTES.authorization)
+      ) {
+        return postedAuthorization(request, new URL(FRONT_ROUTES.authorization, issuer));
+      }
       const answer = await bridge.fetch(request, callerOf(request, settings.trustedProxies));
       // A request that needed the store while it is down: the engine's 500 becomes a 503.
       const outage = answer.status >= 500 ? store.outage() : undefined;
@@ -156,23 +153,6 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     },
     check: () => store.check(),
   };
-}
-
-/**
- * The scopes the client registered (its `scope` metadata), or `undefined` when it named none,
- * or is not known (the engine answers that itself).
- */
-async function clientScopes(
-  provider: ReturnType<typeof createFrontProvider>,
-  clientId: unknown,
-): Promise<string[] | undefined> {
-  if (typeof clientId !== 'string' || clientId === '') return undefined;
-  try {
-    const client = await provider.Client.find(clientId);
-    return client?.scope?.split(' ');
-  } catch {
-    return undefined;
-  }
 }
 
 /**

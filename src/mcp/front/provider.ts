@@ -126,6 +126,20 @@ export function createFrontProvider(options: FrontProviderOptions): Provider {
         }
       },
     },
+    // No scope asked: the scopes of the tools the client may use (RFC 6749 section 3.3), where
+    // the engine would go on with none and the host get access_denied after the person allowed.
+    // The engine's hook for a parameter's default: it runs on the parameters as the engine read
+    // them (a query, or a pushed request's form), after its own checks of `scope`, which the
+    // default passes by construction (scopes it knows, and only those the client registered).
+    extraParams: {
+      scope: async (ctx, value, client) => {
+        const { params } = ctx.oidc;
+        if (value !== undefined || params === undefined) return;
+        const registered = client.scope?.split(' ');
+        const scopes = toolScopes.filter((name) => registered?.includes(name) ?? true);
+        if (scopes.length > 0) params.scope = scopes.join(' ');
+      },
+    },
     interactions: { url: async (_ctx, interaction) => `/interaction/${interaction.uid}` },
     fetchResponseBodyLimits: { 'client_id metadata document': MAX_CLIENT_METADATA_BYTES },
     // Every fetch the engine makes: addresses checked before connecting (document-fetch.ts).
@@ -145,6 +159,9 @@ export function createFrontProvider(options: FrontProviderOptions): Provider {
       userinfo: { enabled: false },
       registration: { enabled: true, initialAccessToken: false },
       revocation: { enabled: true },
+      // Not offered: the handler routes no `/request` to the engine, and hosts send the person
+      // to /authorize with the request itself (a link, or a form: posted-authorization.ts).
+      pushedAuthorizationRequests: { enabled: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
