@@ -1,8 +1,8 @@
 /**
  * docs/mcp.md's sign-in front recipes, run as the programs they are: the local identity provider
- * (oidc-provider with a client for the front), and the own-server recipes (`node:http`, Express)
- * serving the front through `toNodeListener`; a host registers, a person signs in through
- * Chromium, and the code is redeemed. Each block is read from the guide; only its ports, and
+ * (oidc-provider with a client for the front), and the own-server recipes (`node:http`, Express,
+ * Fastify) serving the front through `toNodeListener`; a host registers, a person signs in
+ * through Chromium, the code is redeemed, and the token opens `/mcp`. Each block is read from the guide; only its ports, and
  * `agentchat` resolved to this checkout, are changed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -103,7 +103,7 @@ function ownServer(name: string, frontPort: number, upstreamPort: number): strin
 }
 
 describe('docs/mcp.md: the sign-in front in your own server', { timeout: 120_000 }, () => {
-  it.each([['node'], ['express']])(
+  it.each([['node'], ['express'], ['fastify']])(
     'the %s recipe, with the local identity provider, signs a person in',
     async (name) => {
       const [frontPort, upstreamPort] = [await freePort(), await freePort()];
@@ -137,6 +137,27 @@ describe('docs/mcp.md: the sign-in front in your own server', { timeout: 120_000
       const { tokens } = await signInThroughFront(browser, origin, redirect.url);
       expect(tokens.access_token).toBeTruthy();
       expect(tokens.refresh_token).toBeTruthy();
+      // And the token opens /mcp, its JSON body read by the handler whole.
+      const initialize = await fetch(`${origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tokens.access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'recipe-test', version: '1.0.0' },
+          },
+        }),
+      });
+      expect(initialize.status).toBe(200);
+      expect(await initialize.text()).toContain('"serverInfo"');
     },
   );
 });
