@@ -279,11 +279,11 @@ export interface HostTokens {
 const HOST_SCOPE = 'agentchat:read offline_access';
 
 /**
- * A host's whole sign-in at the front at `origin`: it registers, a person signs in through
- * `browser` (a context of their own), and the code is redeemed with its PKCE verifier. `scope`
- * replaces the request's (`null`: none sent); `clientMetadata` is added to the registration;
- * `method` is how the authorization request is sent (see {@link PersonChoices}). Resolves with the
- * client ID and the tokens.
+ * A host's whole sign-in at the front at `origin`: it registers (or, given `clientId`, a Client
+ * ID Metadata Document's URL, is identified by it), a person signs in through `browser` (a context
+ * of their own), and the code is redeemed with its PKCE verifier. `scope` replaces the request's
+ * (`null`: none sent); `clientMetadata` is added to the registration; `method` and `atConsent` are
+ * the person's (see {@link PersonChoices}). Resolves with the client ID and the tokens.
  *
  * @example
  * ```ts
@@ -298,14 +298,13 @@ export async function signInThroughFront(
     scope?: string | null;
     clientMetadata?: Record<string, unknown>;
     method?: PersonChoices['method'];
+    atConsent?: PersonChoices['atConsent'];
+    clientId?: string;
   } = {},
 ): Promise<{ clientId: string; tokens: HostTokens }> {
-  const { clientId } = await registerPublicClient(
-    origin,
-    redirectUrl,
-    'Test Host',
-    options.clientMetadata,
-  );
+  const clientId =
+    options.clientId ??
+    (await registerPublicClient(origin, redirectUrl, 'Test Host', options.clientMetadata)).clientId;
   const verifier = randomBytes(32).toString('base64url');
   const url = new URL(`${origin}/authorize`);
   url.search = new URLSearchParams({
@@ -323,6 +322,7 @@ export async function signInThroughFront(
   try {
     back = await signInAsPerson(await context.newPage(), url, redirectUrl, {
       ...(options.method && { method: options.method }),
+      ...(options.atConsent && { atConsent: options.atConsent }),
     });
   } finally {
     await context.close();

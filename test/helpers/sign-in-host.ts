@@ -141,6 +141,8 @@ export interface PersonChoices {
    * or a form posting its parameters (`POST`, which OpenID Connect allows as well).
    */
   readonly method?: 'GET' | 'POST';
+  /** What the person looks at on the front's consent page, before deciding. */
+  readonly atConsent?: (page: Page) => Promise<void>;
 }
 
 /**
@@ -160,6 +162,7 @@ export async function signInAsPerson(
     if (url.href.startsWith(redirectUrl)) break;
     const decision = page.getByRole('button', { name: choices.decision ?? 'Allow' });
     if (url.hostname === '127.0.0.1' && (await decision.count()) > 0) {
+      await choices.atConsent?.(page);
       await Promise.all([
         page.waitForURL((next) => next.href !== url.href, {
           timeout: choices.stepTimeoutMs ?? 10_000,
