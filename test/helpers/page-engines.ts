@@ -54,6 +54,12 @@ export interface EnginePage {
   press(key: Key): Promise<void>;
   /** A PNG of the whole page, at the viewport's width. */
   screenshot(): Promise<Buffer>;
+  /**
+   * WebKit only: `evaluate`, `inject` and `press` act in the page's first frame from now on, or
+   * in the page again (`null`). WebKitGTK's window is never narrower than 447 px, so a 320 px
+   * view there is a frame's.
+   */
+  frame?(index: 0 | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -235,6 +241,7 @@ async function openWebKit(view: View): Promise<EnginePage> {
         );
         return Buffer.from(await browser.takeScreenshot(), 'base64');
       },
+      frame: (index) => browser.switchToFrame(index),
       close: async () => {
         try {
           await browser.deleteSession();
