@@ -26,6 +26,7 @@ import { type FunctionTool, type ToolInputParameters, tool } from '@openai/agent
 import { type Client, RequestValidationError } from '../index.js';
 import { toolErrorText } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
+import type { ToolSchema } from '../tools/schema.js';
 import type { AgentChatTool } from '../tools/table.js';
 
 /**
@@ -141,6 +142,12 @@ function parametersOf(agentchatTool: AgentChatTool<any, any>): NonStrictParamete
   return schema as NonStrictParameters;
 }
 
+/** What a tool schema's `validate` gives: the table's schemas check synchronously (schema.ts). */
+type CheckResult<Input> = Exclude<
+  ReturnType<ToolSchema<Input>['~standard']['validate']>,
+  PromiseLike<unknown>
+>;
+
 /**
  * `input` checked by the tool's schema, the client's own: the Agents SDK parses a non-strict
  * tool's arguments as JSON without checking them, and the model may send any JSON.
@@ -149,14 +156,12 @@ function parametersOf(agentchatTool: AgentChatTool<any, any>): NonStrictParamete
  */
 // biome-ignore lint/suspicious/noExplicitAny: tools of different shapes
 function checkedInput<Input>(agentchatTool: AgentChatTool<Input, any>, input: unknown): Input {
-  const checked = agentchatTool.inputSchema['~standard'].validate(input);
-  // The table's validation is synchronous (the client's own zod/mini schemas).
-  if (checked instanceof Promise) throw new Error('the tool schemas validate synchronously');
+  const checked = agentchatTool.inputSchema['~standard'].validate(input) as CheckResult<Input>;
   if (checked.issues === undefined) return checked.value;
   throw new RequestValidationError(
     `${agentchatTool.name} arguments`,
     checked.issues.map(({ message, path = [] }) => ({
-      path: path.map((key) => (typeof key === 'object' ? key.key : key)).join('.'),
+      path: path.map((key) => String(typeof key === 'object' ? key.key : key)).join('.'),
       message,
     })),
   );
