@@ -331,6 +331,10 @@ describe('abort', () => {
 
     await expect(running).rejects.toThrow('the user moved on');
     expect(signals.map((signal) => signal.aborted)).toEqual([true]);
+    // Fired by the run's abort, not by the client's own timeout.
+    expect(signals.map((signal) => (signal.reason as Error).message)).toEqual([
+      'the user moved on',
+    ]);
     expect(server.service.requestLog()).toHaveLength(1);
     // The model was not asked again after the abort.
     expect(model.calls).toHaveLength(1);

@@ -121,7 +121,7 @@ describe.each(Object.entries(VERSIONS))('agentchat/openai-agents with %s', (labe
       ],
     ]);
     expect(result.aborted).toBe('the user moved on');
-    expect(result.requestSignalAborted).toEqual([true]);
+    expect(result.requestSignalReasons).toEqual(['the user moved on']);
     expect(result.modelCallsAfterAbort).toBe(0);
 
     const { stdout } = await run('node', ['openai-agents-cjs.cjs', mock.server.baseUrl], {

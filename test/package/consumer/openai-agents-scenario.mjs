@@ -127,7 +127,10 @@ const result = {};
     () => 'finished',
     (error) => (error instanceof Error ? error.message : String(error)),
   );
-  result.requestSignalAborted = signals.slice(sent).map((signal) => signal?.aborted);
+  // Why the request's signal fired: the run's abort, not the client's own timeout.
+  result.requestSignalReasons = signals
+    .slice(sent)
+    .map((signal) => (signal?.reason instanceof Error ? signal.reason.message : signal?.reason));
   result.modelCallsAfterAbort = model.calls.length - 1;
 }
 
