@@ -24,9 +24,12 @@ const otelEntry = { 'otel/index': 'src/otel/index.ts' };
 /**
  * The agent frameworks' entries, built apart for the same reason, their declarations with the
  * others so that they name agentchat's own `Client`. Each reaches the client through the package's
- * name (see `clientByPackageName`) and its framework, an optional peer, only through types.
+ * name (see `clientByPackageName`) and its framework, an optional peer, as an external import.
  */
-const frameworkEntries = { 'ai-sdk/index': 'src/ai-sdk/index.ts' };
+const frameworkEntries = {
+  'ai-sdk/index': 'src/ai-sdk/index.ts',
+  'openai-agents/index': 'src/openai-agents/index.ts',
+};
 
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
 

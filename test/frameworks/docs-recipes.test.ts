@@ -1,8 +1,9 @@
 /**
  * The recipes of docs/agent-frameworks.md, each run as the program a user would write, against the
- * mock service: the guide names a real model provider (`openai('gpt-5')` of `@ai-sdk/openai`);
- * here that import gives the AI SDK's mock model instead, which calls the tools as a model would
- * (create the project, then message its agent, then answer).
+ * mock service: the guide names a real model provider (`openai('gpt-5')` of `@ai-sdk/openai`, the
+ * Agents SDK's default provider's `'gpt-5'`); here the import gives the framework's mock model
+ * instead, which calls the tools as a model would (create the project, then message its agent,
+ * then answer).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -53,6 +54,35 @@ export function openai(modelId: string) {
 }
 `;
 
+/**
+ * `@openai/agents` for the recipes: the package itself, its default model provider giving the
+ * Agents SDK's scripted model for any model name, which answers from the run's tool results.
+ */
+const MOCK_AGENTS_PROVIDER = `
+import { setDefaultModelProvider } from '@openai/agents';
+import { assistantMessage, functionCall, modelResponder, ScriptedModel } from '@openai/agents/testing';
+
+export * from '@openai/agents';
+
+const respond = modelResponder(({ request }) => {
+  const results = (typeof request.input === 'string' ? [] : request.input).filter(
+    (item) => item.type === 'function_call_result',
+  );
+  const last = results.at(-1) as { name: string; output: { text: string } } | undefined;
+  const call = (name: string, args: Record<string, unknown>) => [
+    functionCall(name, args, { callId: 'call_' + results.length }),
+  ];
+  if (last === undefined) return call('create_project', { name: 'Launch', agentId: 'agent_support' });
+  if (last.name === 'create_project') {
+    const { id } = JSON.parse(last.output.text) as { id: string };
+    return call('send_message', { projectId: id, message: 'A plan, please.' });
+  }
+  return [assistantMessage('The agent proposed a plan.')];
+});
+
+setDefaultModelProvider({ getModel: () => new ScriptedModel([respond, respond, respond]) });
+`;
+
 const API_KEY = 'sk_agent_framework_recipes_5e8a';
 
 let recipes: Map<string, string>;
@@ -66,6 +96,7 @@ beforeAll(async () => {
   await mkdir(join(repo, '.tmp'), { recursive: true });
   scratch = await mkdtemp(join(repo, '.tmp', 'agent-framework-recipes-'));
   await writeFile(join(scratch, 'mock-openai.ts'), MOCK_PROVIDER);
+  await writeFile(join(scratch, 'mock-openai-agents.ts'), MOCK_AGENTS_PROVIDER);
   mock = await startMockServer({ apiKeys: [API_KEY] });
 });
 afterAll(async () => {
@@ -79,13 +110,18 @@ async function runRecipe(name: string): Promise<string> {
   const code = recipes.get(name);
   if (code === undefined) throw new Error(`docs/agent-frameworks.md has no recipe ${name}`);
   const file = join(scratch, name);
-  await writeFile(file, code.replaceAll("from '@ai-sdk/openai'", "from './mock-openai.ts'"));
+  const mocked = code
+    .replaceAll("from '@ai-sdk/openai'", "from './mock-openai.ts'")
+    .replaceAll("from '@openai/agents'", "from './mock-openai-agents.ts'");
+  await writeFile(file, mocked);
   const result = await runProcess(process.execPath, [...tsxLoader, file], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       AGENTCHAT_API_KEY: API_KEY,
       AGENTCHAT_BASE_URL: mock.baseUrl,
+      // No trace export, which would try to reach OpenAI.
+      OPENAI_AGENTS_DISABLE_TRACING: '1',
     },
   });
   if (result.code !== 0) throw new Error(`${name} failed:\n${result.stdout}\n${result.stderr}`);
@@ -94,7 +130,12 @@ async function runRecipe(name: string): Promise<string> {
 
 describe('docs/agent-frameworks.md', () => {
   it('has the recipes this file runs', () => {
-    expect([...recipes.keys()]).toEqual(['ai-sdk.ts', 'ai-sdk-approval.ts']);
+    expect([...recipes.keys()]).toEqual([
+      'ai-sdk.ts',
+      'ai-sdk-approval.ts',
+      'openai-agents.ts',
+      'openai-agents-approval.ts',
+    ]);
   });
 
   it('ai-sdk.ts: the model creates a project and messages its agent through the tools', async () => {
@@ -113,6 +154,27 @@ describe('docs/agent-frameworks.md', () => {
 
   it('ai-sdk-approval.ts: nothing is created until the approval, then the loop goes on', async () => {
     const output = await runRecipe('ai-sdk-approval.ts');
+
+    expect(output).toBe('approve create_project?\nThe agent proposed a plan.');
+    expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
+  });
+
+  it('openai-agents.ts: the model creates a project and messages its agent through the tools', async () => {
+    const output = await runRecipe('openai-agents.ts');
+
+    expect(output).toBe('create_project send_message\nThe agent proposed a plan.');
+    expect(mock.service.projects()).toEqual([
+      expect.objectContaining({ name: 'Launch', agentId: 'agent_support' }),
+    ]);
+    const paths = mock.service.requestLog().map((request) => request.path);
+    expect(paths).toEqual([
+      expect.stringMatching(/\/v1\/projects$/),
+      expect.stringMatching(/\/v1\/projects\/proj_\w+\/chat$/),
+    ]);
+  });
+
+  it('openai-agents-approval.ts: nothing is created until the approval, then the run goes on', async () => {
+    const output = await runRecipe('openai-agents-approval.ts');
 
     expect(output).toBe('approve create_project?\nThe agent proposed a plan.');
     expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);

@@ -44,6 +44,7 @@ describe('the packed tarball', () => {
       '.',
       './ai-sdk',
       './mcp',
+      './openai-agents',
       './otel',
       './package.json',
       './testing',

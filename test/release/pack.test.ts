@@ -59,8 +59,8 @@ const ALLOWED = [
   // The guides and the OpenAPI document, not the generated reference site (docs/reference/).
   /^docs\/[\w-]+\.md$/,
   /^docs\/openapi\.yaml$/,
-  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
-  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/)?index\.(js|cjs)\.map$/,
+  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/|openai-agents\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/|openai-agents\/)?index\.(js|cjs)\.map$/,
   // The diagnostics channels and the server runtime's parts (the User-Agent with appInfo, the
   // causes of a failed connection), each with the stub browsers get instead (package.json
   // `imports`).
@@ -110,6 +110,7 @@ describe('npm pack', () => {
       'dist/mcp/index',
       'dist/otel/index',
       'dist/ai-sdk/index',
+      'dist/openai-agents/index',
     ]) {
       for (const suffix of ['.js', '.js.map', '.d.ts', '.cjs', '.cjs.map', '.d.cts']) {
         expect(paths).toContain(entry + suffix);
@@ -213,7 +214,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 4.8 MB unpacked, 1,280 KB packed', () => {
+  it('stays small: under 4.9 MB unpacked, 1,300 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -266,8 +267,10 @@ describe('npm pack', () => {
     // packed. The sign-in front in production (issue 51: readiness and the store's outages, the
     // upstream discovered at start, the signing keys' formats, `toNodeListener`, and the consent
     // and error pages' look, with their longer guide) then brought it to 4.84 MB (4,726 KiB) and
-    // 1,285 KB (1,255 KiB).
-    expect(packed.unpackedSize).toBeLessThan(4800 * 1024);
-    expect(packed.size).toBeLessThan(1280 * 1024);
+    // 1,285 KB (1,255 KiB). agentchat/openai-agents then added 108 KB unpacked (its CJS build, 21
+    // KB with the tool table, and its map, 67 KB; its ESM build shares the table's chunk with
+    // agentchat/ai-sdk): 4.95 MB (4,835 KiB) unpacked and 1,318 KB (1,287 KiB) packed.
+    expect(packed.unpackedSize).toBeLessThan(4900 * 1024);
+    expect(packed.size).toBeLessThan(1300 * 1024);
   });
 });
