@@ -138,22 +138,11 @@ export function agentchatTools(
  * changes something.
  * @example
  * ```ts
- * import { ChatOpenAI } from '@langchain/openai';
- * import { MemorySaver } from '@langchain/langgraph';
- * import { Client } from 'agentchat';
- * import { agentchatInterruptOn, agentchatTools } from 'agentchat/langchain';
- * import { createAgent, humanInTheLoopMiddleware } from 'langchain';
+ * import { agentchatInterruptOn } from 'agentchat/langchain';
  *
- * const agent = createAgent({
- *   model: new ChatOpenAI({ model: 'gpt-5' }),
- *   tools: agentchatTools(new Client()),
- *   middleware: [
- *     humanInTheLoopMiddleware({
- *       interruptOn: agentchatInterruptOn({ needsApproval: ['create_project', 'send_message'] }),
- *     }),
- *   ],
- *   checkpointer: new MemorySaver(),
- * });
+ * // { create_project: true, send_message: true }: give it to createAgent's
+ * // humanInTheLoopMiddleware({ interruptOn }), beside a checkpointer (docs/agent-frameworks.md).
+ * const interruptOn = agentchatInterruptOn({ needsApproval: ['create_project', 'send_message'] });
  * ```
  */
 export function agentchatInterruptOn(

@@ -1,8 +1,9 @@
 /**
  * The recipes of docs/agent-frameworks.md, each run as the program a user would write, against the
- * mock service: the guide names a real model provider (`openai('gpt-5')` of `@ai-sdk/openai`);
- * here that import gives the AI SDK's mock model instead, which calls the tools as a model would
- * (create the project, then message its agent, then answer).
+ * mock service: the guide names a real model provider (`openai('gpt-5')` of `@ai-sdk/openai`,
+ * `new ChatOpenAI({ model: 'gpt-5' })` of `@langchain/openai`); here that import gives the
+ * framework's own test model instead, which calls the tools as a model would (create the project,
+ * then message its agent, then answer).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,8 +12,11 @@ import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { repo } from '../helpers/doc-snippets.js';
 import { runProcess, tsxLoader } from '../helpers/run-process.js';
 
-/** The marker before a fenced block of the guide that is a program of its own. */
-const RECIPE = /^<!-- recipe: (\S+) -->\n```ts\n([\s\S]*?)\n```$/gm;
+/**
+ * The marker before a fenced block of the guide that is a program of its own (and maybe the one
+ * that leaves it out of the guides' type check).
+ */
+const RECIPE = /^<!-- recipe: (\S+) -->\n(?:<!-- not-checked -->\n)?```ts\n([\s\S]*?)\n```$/gm;
 
 /** `@ai-sdk/openai` for the recipes: `openai(id)` is the AI SDK's mock model, scripted. */
 const MOCK_PROVIDER = `
@@ -53,6 +57,34 @@ export function openai(modelId: string) {
 }
 `;
 
+/**
+ * `@langchain/openai` for the recipes: `new ChatOpenAI(fields)` is LangChain's fake model
+ * (`fakeModel`), answering each call from the tool messages so far.
+ */
+const MOCK_LANGCHAIN_OPENAI = `
+import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+
+function next(messages: BaseMessage[]): AIMessage {
+  const last = messages.filter((message) => ToolMessage.isInstance(message)).at(-1);
+  const call = (name: string, args: Record<string, unknown>) =>
+    new AIMessage({ content: '', tool_calls: [{ name, args, id: 'call_' + name }] });
+  if (last === undefined) return call('create_project', { name: 'Launch', agentId: 'agent_support' });
+  if (last.name === 'create_project') {
+    return call('send_message', { projectId: JSON.parse(last.text).id, message: 'A plan, please.' });
+  }
+  return new AIMessage('The agent proposed a plan.');
+}
+
+export class ChatOpenAI {
+  constructor(_fields: { model: string }) {
+    const model = fakeModel();
+    for (let i = 0; i < 5; i++) model.respond(next);
+    return model;
+  }
+}
+`;
+
 const API_KEY = 'sk_agent_framework_recipes_5e8a';
 
 let recipes: Map<string, string>;
@@ -66,6 +98,7 @@ beforeAll(async () => {
   await mkdir(join(repo, '.tmp'), { recursive: true });
   scratch = await mkdtemp(join(repo, '.tmp', 'agent-framework-recipes-'));
   await writeFile(join(scratch, 'mock-openai.ts'), MOCK_PROVIDER);
+  await writeFile(join(scratch, 'mock-langchain-openai.ts'), MOCK_LANGCHAIN_OPENAI);
   mock = await startMockServer({ apiKeys: [API_KEY] });
 });
 afterAll(async () => {
@@ -79,7 +112,12 @@ async function runRecipe(name: string): Promise<string> {
   const code = recipes.get(name);
   if (code === undefined) throw new Error(`docs/agent-frameworks.md has no recipe ${name}`);
   const file = join(scratch, name);
-  await writeFile(file, code.replaceAll("from '@ai-sdk/openai'", "from './mock-openai.ts'"));
+  await writeFile(
+    file,
+    code
+      .replaceAll("from '@ai-sdk/openai'", "from './mock-openai.ts'")
+      .replaceAll("from '@langchain/openai'", "from './mock-langchain-openai.ts'"),
+  );
   const result = await runProcess(process.execPath, [...tsxLoader, file], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -94,7 +132,12 @@ async function runRecipe(name: string): Promise<string> {
 
 describe('docs/agent-frameworks.md', () => {
   it('has the recipes this file runs', () => {
-    expect([...recipes.keys()]).toEqual(['ai-sdk.ts', 'ai-sdk-approval.ts']);
+    expect([...recipes.keys()]).toEqual([
+      'ai-sdk.ts',
+      'ai-sdk-approval.ts',
+      'langchain.ts',
+      'langchain-approval.ts',
+    ]);
   });
 
   it('ai-sdk.ts: the model creates a project and messages its agent through the tools', async () => {
@@ -115,6 +158,29 @@ describe('docs/agent-frameworks.md', () => {
     const output = await runRecipe('ai-sdk-approval.ts');
 
     expect(output).toBe('approve create_project?\nThe agent proposed a plan.');
+    expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
+  });
+
+  it('langchain.ts: the model creates a project and messages its agent through the tools', async () => {
+    const output = await runRecipe('langchain.ts');
+
+    expect(output).toBe('create_project send_message\nThe agent proposed a plan.');
+    expect(mock.service.projects()).toEqual([
+      expect.objectContaining({ name: 'Launch', agentId: 'agent_support' }),
+    ]);
+    const paths = mock.service.requestLog().map((request) => request.path);
+    expect(paths).toEqual([
+      expect.stringMatching(/\/v1\/projects$/),
+      expect.stringMatching(/\/v1\/projects\/proj_\w+\/chat$/),
+    ]);
+  });
+
+  it('langchain-approval.ts: each call waits for its approval at the agent, then the run goes on', async () => {
+    const output = await runRecipe('langchain-approval.ts');
+
+    expect(output).toBe(
+      'approve create_project?\napprove send_message?\nThe agent proposed a plan.',
+    );
     expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
   });
 });
