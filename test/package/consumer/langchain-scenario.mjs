@@ -45,7 +45,10 @@ const result = {};
     (messages) => ({
       calls: [['send_message', { projectId: read(messages).id, message: 'A plan?' }]],
     }),
-    (messages) => (read(messages), { text: 'Done.' }),
+    (messages) => {
+      read(messages);
+      return { text: 'Done.' };
+    },
   ]);
   const run = await createAgent({ model, tools: agentchatTools(client) }).invoke(ask('Go'));
   result.text = run.messages.at(-1).text;
