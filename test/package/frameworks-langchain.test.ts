@@ -1,6 +1,7 @@
 /**
  * agentchat/langchain from the packed tarball, installed beside only LangChain, at both ends of
- * the range it supports (@langchain/core 1.0.0 with the first langchain 1.x; the latest of both):
+ * the range it supports (@langchain/core 1.0.1, the first LangGraph's agents take, with the first
+ * langchain 1.x; the latest of both):
  * consumer/langchain-scenario.mjs runs createAgent's loop with a scripted model against the mock
  * service, and this test holds the one request it must abort.
  */
@@ -19,7 +20,7 @@ const PATH = `${resolve(import.meta.dirname, '../../node_modules/.bin')}:${proce
 
 /** Each end of the range: `@langchain/core`, and the `langchain` (with its LangGraph) beside it. */
 const VERSIONS = {
-  'core 1.0.0': ['@langchain/core@1.0.0', 'langchain@1.0.1', '@langchain/langgraph@1.0.0'],
+  'core 1.0.1': ['@langchain/core@1.0.1', 'langchain@1.0.1', '@langchain/langgraph@1.0.0'],
   'core 1 latest': ['@langchain/core@^1.4.0', 'langchain@^1.5.0', '@langchain/langgraph@^1.7.0'],
 } as const;
 
