@@ -18,9 +18,18 @@ const mock = useMockServer();
 /** The repo's Node 22 first, as `npm run test:package` puts it. */
 const PATH = `${resolve(import.meta.dirname, '../../node_modules/.bin')}:${process.env.PATH}`;
 
-/** Each end of the range: `@langchain/core`, and the `langchain` (with its LangGraph) beside it. */
+/**
+ * Each end of the range: `@langchain/core`, and the `langchain` (with its LangGraph) beside it. At
+ * the first end LangGraph's checkpoint package is pinned too: its newest 1.x, which npm would pick,
+ * needs a newer @langchain/core.
+ */
 const VERSIONS = {
-  'core 1.0.1': ['@langchain/core@1.0.1', 'langchain@1.0.1', '@langchain/langgraph@1.0.0'],
+  'core 1.0.1': [
+    '@langchain/core@1.0.1',
+    'langchain@1.0.1',
+    '@langchain/langgraph@1.0.0',
+    '@langchain/langgraph-checkpoint@1.0.1',
+  ],
   'core 1 latest': ['@langchain/core@^1.4.0', 'langchain@^1.5.0', '@langchain/langgraph@^1.7.0'],
 } as const;
 
