@@ -133,7 +133,8 @@ describe.each(Object.entries(VERSIONS))('agentchat/langchain with %s', (label, s
         /^NotFoundError: .*No project with id "proj_missing".*\(request id req_\w+\)$/,
       ),
     });
-    expect(refused).toMatchObject({ name: 'create_project', status: 'error' });
+    // LangChain's own refusal of arguments outside the schema: langchain 1.0 gives it no status.
+    expect(refused).toMatchObject({ name: 'create_project' });
     expect(refused?.text).toMatch(/did not match expected schema/);
     expect(result.keyInMessages).toBe(false);
 
