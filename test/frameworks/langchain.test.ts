@@ -10,6 +10,7 @@ import { Command, MemorySaver } from '@langchain/langgraph';
 import {
   type AgentMiddleware,
   createAgent,
+  createMiddleware,
   humanInTheLoopMiddleware,
   type InterruptOnConfig,
 } from 'langchain';
@@ -112,6 +113,27 @@ describe('the tools in createAgent', () => {
       /^NotFoundError: .*No project with id "proj_missing".*request id req_/,
     );
     expect(JSON.stringify(model.calls.map((call) => call.messages))).not.toContain(API_KEY);
+  });
+
+  it('gives the error ToolMessage through tool middleware too, where a thrown error would end the run', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'get_project', args: { id: 'proj_missing' } }])
+      .respond(new AIMessage('It does not exist.'));
+    // Any wrapToolCall middleware (retries, logging): createAgent rethrows what a tool throws
+    // through one unless handleToolErrors is true.
+    const passThrough = createMiddleware({
+      name: 'PassThrough',
+      wrapToolCall: (request, handler) => handler(request),
+    });
+
+    const agent = createAgent({ model, tools: agentchatTools(client), middleware: [passThrough] });
+    const { messages } = await agent.invoke(ask('Read proj_missing.'));
+
+    expect(messages.at(-1)?.text).toBe('It does not exist.');
+    expect(lastToolMessage(model.calls[1]?.messages ?? [])).toMatchObject({
+      status: 'error',
+      text: expect.stringMatching(/^NotFoundError: /),
+    });
   });
 
   it('refuses arguments outside the schema, naming the field, and sends nothing', async () => {
