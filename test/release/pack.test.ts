@@ -214,7 +214,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 4.8 MB unpacked, 1,280 KB packed', () => {
+  it('stays small: under 4.9 MB unpacked, 1,300 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -268,7 +268,9 @@ describe('npm pack', () => {
     // upstream discovered at start, the signing keys' formats, `toNodeListener`, and the consent
     // and error pages' look, with their longer guide) then brought it to 4.84 MB (4,726 KiB) and
     // 1,285 KB (1,255 KiB).
-    expect(packed.unpackedSize).toBeLessThan(4800 * 1024);
-    expect(packed.size).toBeLessThan(1280 * 1024);
+    // agentchat/langchain (issue 53) then added about 125 KB unpacked and 31 KiB packed, as
+    // agentchat/ai-sdk did: 4.97 MB (4,850 KiB) unpacked and 1,317 KB (1,286 KiB) packed.
+    expect(packed.unpackedSize).toBeLessThan(4900 * 1024);
+    expect(packed.size).toBeLessThan(1300 * 1024);
   });
 });
