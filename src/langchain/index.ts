@@ -177,6 +177,9 @@ function langchainTool(
     } catch (error) {
       // Without a tool call (arguments alone), or cancelled, the caller gets the error itself.
       if (toolCallId === undefined || config?.signal?.aborted) throw modelSafe(error);
+      // An answer rather than a throw: createAgent ends the run on what a tool throws through any
+      // wrapToolCall middleware (retries, logging) unless handleToolErrors is true.
+
       return new ToolMessage({
         content: toolErrorText(error),
         tool_call_id: toolCallId,
