@@ -29,6 +29,7 @@ const otelEntry = { 'otel/index': 'src/otel/index.ts' };
 const frameworkEntries = {
   'ai-sdk/index': 'src/ai-sdk/index.ts',
   'openai-agents/index': 'src/openai-agents/index.ts',
+  'langchain/index': 'src/langchain/index.ts',
 };
 
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');

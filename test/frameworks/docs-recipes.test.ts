@@ -1,9 +1,9 @@
 /**
  * The recipes of docs/agent-frameworks.md, each run as the program a user would write, against the
  * mock service: the guide names a real model provider (`openai('gpt-5')` of `@ai-sdk/openai`, the
- * Agents SDK's default provider's `'gpt-5'`); here the import gives the framework's mock model
- * instead, which calls the tools as a model would (create the project, then message its agent,
- * then answer).
+ * Agents SDK's default provider's `'gpt-5'`, `new ChatOpenAI({ model: 'gpt-5' })` of
+ * `@langchain/openai`); here the import gives the framework's own test model instead, which calls
+ * the tools as a model would (create the project, then message its agent, then answer).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,8 +12,11 @@ import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { repo } from '../helpers/doc-snippets.js';
 import { runProcess, tsxLoader } from '../helpers/run-process.js';
 
-/** The marker before a fenced block of the guide that is a program of its own. */
-const RECIPE = /^<!-- recipe: (\S+) -->\n```ts\n([\s\S]*?)\n```$/gm;
+/**
+ * The marker before a fenced block of the guide that is a program of its own (and maybe the one
+ * that leaves it out of the guides' type check).
+ */
+const RECIPE = /^<!-- recipe: (\S+) -->\n(?:<!-- not-checked -->\n)?```ts\n([\s\S]*?)\n```$/gm;
 
 /** `@ai-sdk/openai` for the recipes: `openai(id)` is the AI SDK's mock model, scripted. */
 const MOCK_PROVIDER = `
@@ -83,6 +86,34 @@ const respond = modelResponder(({ request }) => {
 setDefaultModelProvider({ getModel: () => new ScriptedModel([respond, respond, respond]) });
 `;
 
+/**
+ * `@langchain/openai` for the recipes: `new ChatOpenAI(fields)` is LangChain's fake model
+ * (`fakeModel`), answering each call from the tool messages so far.
+ */
+const MOCK_LANGCHAIN_OPENAI = `
+import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+
+function next(messages: BaseMessage[]): AIMessage {
+  const last = messages.filter((message) => ToolMessage.isInstance(message)).at(-1);
+  const call = (name: string, args: Record<string, unknown>) =>
+    new AIMessage({ content: '', tool_calls: [{ name, args, id: 'call_' + name }] });
+  if (last === undefined) return call('create_project', { name: 'Launch', agentId: 'agent_support' });
+  if (last.name === 'create_project') {
+    return call('send_message', { projectId: JSON.parse(last.text).id, message: 'A plan, please.' });
+  }
+  return new AIMessage('The agent proposed a plan.');
+}
+
+export class ChatOpenAI {
+  constructor(_fields: { model: string }) {
+    const model = fakeModel();
+    for (let i = 0; i < 5; i++) model.respond(next);
+    return model;
+  }
+}
+`;
+
 const API_KEY = 'sk_agent_framework_recipes_5e8a';
 
 let recipes: Map<string, string>;
@@ -97,6 +128,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(repo, '.tmp', 'agent-framework-recipes-'));
   await writeFile(join(scratch, 'mock-openai.ts'), MOCK_PROVIDER);
   await writeFile(join(scratch, 'mock-openai-agents.ts'), MOCK_AGENTS_PROVIDER);
+  await writeFile(join(scratch, 'mock-langchain-openai.ts'), MOCK_LANGCHAIN_OPENAI);
   mock = await startMockServer({ apiKeys: [API_KEY] });
 });
 afterAll(async () => {
@@ -112,7 +144,8 @@ async function runRecipe(name: string): Promise<string> {
   const file = join(scratch, name);
   const mocked = code
     .replaceAll("from '@ai-sdk/openai'", "from './mock-openai.ts'")
-    .replaceAll("from '@openai/agents'", "from './mock-openai-agents.ts'");
+    .replaceAll("from '@openai/agents'", "from './mock-openai-agents.ts'")
+    .replaceAll("from '@langchain/openai'", "from './mock-langchain-openai.ts'");
   await writeFile(file, mocked);
   const result = await runProcess(process.execPath, [...tsxLoader, file], {
     env: {
@@ -135,48 +168,44 @@ describe('docs/agent-frameworks.md', () => {
       'ai-sdk-approval.ts',
       'openai-agents.ts',
       'openai-agents-approval.ts',
+      'langchain.ts',
+      'langchain-approval.ts',
     ]);
   });
 
-  it('ai-sdk.ts: the model creates a project and messages its agent through the tools', async () => {
-    const output = await runRecipe('ai-sdk.ts');
+  it.each(['ai-sdk.ts', 'openai-agents.ts', 'langchain.ts'])(
+    '%s: the model creates a project and messages its agent through the tools',
+    async (name) => {
+      const output = await runRecipe(name);
 
-    expect(output).toBe('create_project send_message\nThe agent proposed a plan.');
-    expect(mock.service.projects()).toEqual([
-      expect.objectContaining({ name: 'Launch', agentId: 'agent_support' }),
-    ]);
-    const paths = mock.service.requestLog().map((request) => request.path);
-    expect(paths).toEqual([
-      expect.stringMatching(/\/v1\/projects$/),
-      expect.stringMatching(/\/v1\/projects\/proj_\w+\/chat$/),
-    ]);
-  });
+      expect(output).toBe('create_project send_message\nThe agent proposed a plan.');
+      expect(mock.service.projects()).toEqual([
+        expect.objectContaining({ name: 'Launch', agentId: 'agent_support' }),
+      ]);
+      const paths = mock.service.requestLog().map((request) => request.path);
+      expect(paths).toEqual([
+        expect.stringMatching(/\/v1\/projects$/),
+        expect.stringMatching(/\/v1\/projects\/proj_\w+\/chat$/),
+      ]);
+    },
+  );
 
-  it('ai-sdk-approval.ts: nothing is created until the approval, then the loop goes on', async () => {
-    const output = await runRecipe('ai-sdk-approval.ts');
+  it.each(['ai-sdk-approval.ts', 'openai-agents-approval.ts'])(
+    '%s: nothing is created until the approval, then the run goes on',
+    async (name) => {
+      const output = await runRecipe(name);
 
-    expect(output).toBe('approve create_project?\nThe agent proposed a plan.');
-    expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
-  });
+      expect(output).toBe('approve create_project?\nThe agent proposed a plan.');
+      expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
+    },
+  );
 
-  it('openai-agents.ts: the model creates a project and messages its agent through the tools', async () => {
-    const output = await runRecipe('openai-agents.ts');
+  it('langchain-approval.ts: each call waits for its approval at the agent, then the run goes on', async () => {
+    const output = await runRecipe('langchain-approval.ts');
 
-    expect(output).toBe('create_project send_message\nThe agent proposed a plan.');
-    expect(mock.service.projects()).toEqual([
-      expect.objectContaining({ name: 'Launch', agentId: 'agent_support' }),
-    ]);
-    const paths = mock.service.requestLog().map((request) => request.path);
-    expect(paths).toEqual([
-      expect.stringMatching(/\/v1\/projects$/),
-      expect.stringMatching(/\/v1\/projects\/proj_\w+\/chat$/),
-    ]);
-  });
-
-  it('openai-agents-approval.ts: nothing is created until the approval, then the run goes on', async () => {
-    const output = await runRecipe('openai-agents-approval.ts');
-
-    expect(output).toBe('approve create_project?\nThe agent proposed a plan.');
+    expect(output).toBe(
+      'approve create_project?\napprove send_message?\nThe agent proposed a plan.',
+    );
     expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
   });
 });

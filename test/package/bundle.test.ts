@@ -213,7 +213,8 @@ async function installBuildWithoutMcp(): Promise<string> {
         ([name]) =>
           !name.startsWith('mcp/') &&
           !name.startsWith('ai-sdk/') &&
-          !name.startsWith('openai-agents/'),
+          !name.startsWith('openai-agents/') &&
+          !name.startsWith('langchain/'),
       ),
     );
     if (Object.keys(entry).length === 0) continue;

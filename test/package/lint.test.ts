@@ -43,6 +43,7 @@ describe('the packed tarball', () => {
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
       '.',
       './ai-sdk',
+      './langchain',
       './mcp',
       './openai-agents',
       './otel',

@@ -1,0 +1,367 @@
+/**
+ * agentchat/langchain in LangChain's own agent loop (`createAgent`), LangChain's fake model
+ * (`fakeModel` of @langchain/core/testing) scripted to call the tools, against the mock service on
+ * 127.0.0.1.
+ */
+import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import {
+  type AgentMiddleware,
+  createAgent,
+  createMiddleware,
+  humanInTheLoopMiddleware,
+  type InterruptOnConfig,
+} from 'langchain';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Client, ConfigurationError, NotFoundError } from '../../src/index.js';
+import { agentchatInterruptOn, agentchatTools } from '../../src/langchain/index.js';
+import { type MockServer, startMockServer } from '../../src/testing/index.js';
+
+const API_KEY = 'sk_langchain_tools_4b8e2f61';
+
+/**
+ * LangChain's own `humanInTheLoopMiddleware`, typed as its docs describe it: under
+ * `exactOptionalPropertyTypes` (this repository's setting) langchain 1.5's declarations reduce
+ * its options to `never`.
+ */
+const approvalMiddleware = humanInTheLoopMiddleware as unknown as (options: {
+  interruptOn: Record<string, boolean | InterruptOnConfig>;
+}) => AgentMiddleware;
+
+let server: MockServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startMockServer({ apiKeys: [API_KEY] });
+  client = new Client({ apiKey: API_KEY, baseUrl: server.baseUrl, maxRetries: 0 });
+});
+afterAll(() => server?.close());
+beforeEach(() => server.service.reset());
+
+/** The last tool message the model was given. */
+function lastToolMessage(messages: readonly BaseMessage[]): ToolMessage {
+  const found = messages.filter((message) => ToolMessage.isInstance(message)).at(-1);
+  if (!found) throw new Error('the model was given no tool message');
+  return found;
+}
+
+/** What the model read of the last tool result, as JSON. */
+function lastResult(messages: readonly BaseMessage[]): Record<string, unknown> {
+  return JSON.parse(lastToolMessage(messages).text) as Record<string, unknown>;
+}
+
+/** An answer of the model calling one tool. */
+function callTool(name: string, args: Record<string, unknown>): AIMessage {
+  return new AIMessage({ content: '', tool_calls: [{ name, args, id: `call_${name}` }] });
+}
+
+const ask = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
+
+describe('the tools in createAgent', () => {
+  it('create, read and chat, each typed result reaching the model as JSON', async () => {
+    const model = fakeModel()
+      .respondWithTools([
+        { name: 'create_project', args: { name: 'Launch', agentId: 'agent_support' } },
+      ])
+      .respond((messages) => callTool('get_project', { id: lastResult(messages).id }))
+      .respond((messages) =>
+        callTool('send_message', { projectId: lastResult(messages).id, message: 'A plan?' }),
+      )
+      .respond(new AIMessage('Done.'));
+
+    const agent = createAgent({ model, tools: agentchatTools(client) });
+    const { messages } = await agent.invoke(ask('Create a project and ask its agent for a plan.'));
+
+    expect(messages.at(-1)?.text).toBe('Done.');
+    const [project] = server.service.projects();
+    expect(project).toMatchObject({ name: 'Launch', agentId: 'agent_support' });
+    const seen = model.calls.slice(1).map((call) => lastToolMessage(call.messages));
+    expect(seen.map((message) => [message.name, message.status])).toEqual([
+      ['create_project', 'success'],
+      ['get_project', 'success'],
+      ['send_message', 'success'],
+    ]);
+    const [created, read, reply] = seen.map((message) => JSON.parse(message.text));
+    expect(created).toEqual({
+      id: project?.id,
+      name: 'Launch',
+      status: 'active',
+      createdAt: expect.any(String),
+    });
+    expect(read).toEqual(
+      expect.objectContaining({ id: project?.id, agentId: 'agent_support', metadata: {} }),
+    );
+    expect(reply).toEqual({ message: expect.any(String), suggestions: expect.any(Array) });
+    // The program finds the client's typed value as each message's artifact.
+    expect(seen.map((message) => message.artifact)).toEqual([created, read, reply]);
+  });
+
+  it("gives a missing project as LangChain's error ToolMessage, its message without the key", async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'get_project', args: { id: 'proj_missing' } }])
+      .respond(new AIMessage('It does not exist.'));
+
+    const agent = createAgent({ model, tools: agentchatTools(client) });
+    const { messages } = await agent.invoke(ask('Read proj_missing.'));
+
+    expect(messages.at(-1)?.text).toBe('It does not exist.');
+    const seen = lastToolMessage(model.calls[1]?.messages ?? []);
+    expect(seen.status).toBe('error');
+    expect(seen.text).toMatch(
+      /^NotFoundError: .*No project with id "proj_missing".*request id req_/,
+    );
+    expect(JSON.stringify(model.calls.map((call) => call.messages))).not.toContain(API_KEY);
+  });
+
+  it('gives the error ToolMessage through tool middleware too, where a thrown error would end the run', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'get_project', args: { id: 'proj_missing' } }])
+      .respond(new AIMessage('It does not exist.'));
+    // Any wrapToolCall middleware (retries, logging): createAgent rethrows what a tool throws
+    // through one unless handleToolErrors is true.
+    const passThrough = createMiddleware({
+      name: 'PassThrough',
+      wrapToolCall: (request, handler) => handler(request),
+    });
+
+    const agent = createAgent({ model, tools: agentchatTools(client), middleware: [passThrough] });
+    const { messages } = await agent.invoke(ask('Read proj_missing.'));
+
+    expect(messages.at(-1)?.text).toBe('It does not exist.');
+    expect(lastToolMessage(model.calls[1]?.messages ?? [])).toMatchObject({
+      status: 'error',
+      text: expect.stringMatching(/^NotFoundError: /),
+    });
+  });
+
+  it('refuses arguments outside the schema, naming the field, and sends nothing', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'create_project', args: { name: 'X', agentID: 'agent_1' } }])
+      .respond(new AIMessage('Oops.'));
+
+    const agent = createAgent({ model, tools: agentchatTools(client) });
+    await agent.invoke(ask('Go'));
+
+    const seen = lastToolMessage(model.calls[1]?.messages ?? []);
+    expect(seen.status).toBe('error');
+    expect(seen.text).toMatch(/did not match expected schema/);
+    expect(seen.text).toMatch(/agentId/);
+    expect(server.service.requestLog()).toEqual([]);
+  });
+});
+
+describe('the tools outside an agent', () => {
+  it('return the typed value for bare arguments, and throw the SDK error', async () => {
+    const [getProject] = agentchatTools(client, { readOnly: true });
+    await expect(getProject?.invoke({ id: 'proj_missing' })).rejects.toBeInstanceOf(NotFoundError);
+    const created = await client.projects.create({ name: 'Bare', agentId: 'agent_1' });
+    await expect(getProject?.invoke({ id: created.id })).resolves.toMatchObject({
+      id: created.id,
+      name: 'Bare',
+    });
+  });
+
+  it('answer a tool call from bindTools with a ToolMessage, as the agent does', async () => {
+    const [getProject] = agentchatTools(client, { readOnly: true });
+    const answer = await getProject?.invoke({
+      name: 'get_project',
+      args: { id: 'proj_missing' },
+      id: 'call_1',
+      type: 'tool_call',
+    });
+    expect(answer).toBeInstanceOf(ToolMessage);
+    expect(answer).toMatchObject({ status: 'error', tool_call_id: 'call_1' });
+  });
+
+  it('tell any other error by its class alone', async () => {
+    // A client of another make whose read fails with an error that is not the SDK's.
+    const fail = () => Promise.reject(new TypeError(`cannot reach the service with ${API_KEY}`));
+    const broken = { projects: { create: fail, get: fail }, chat: { send: fail } } as never;
+    const [getProject] = agentchatTools(broken, { readOnly: true });
+    const answer = await getProject?.invoke({
+      name: 'get_project',
+      args: { id: 'proj_1' },
+      id: 'call_1',
+      type: 'tool_call',
+    });
+    expect(answer).toMatchObject({ status: 'error' });
+    expect((answer as ToolMessage).text).toMatch(/^The call failed with an unexpected TypeError;/);
+    expect((answer as ToolMessage).text).not.toContain(API_KEY);
+    await expect(getProject?.invoke({ id: 'proj_1' })).rejects.toThrow(
+      /^The call failed with an unexpected TypeError;/,
+    );
+  });
+});
+
+describe('approval at the agent: humanInTheLoopMiddleware with agentchatInterruptOn', () => {
+  const createCall = { name: 'create_project', args: { name: 'Launch', agentId: 'agent_support' } };
+
+  function approvingAgent() {
+    const model = fakeModel().respondWithTools([createCall]).respond(new AIMessage('Created.'));
+    const agent = createAgent({
+      model,
+      tools: agentchatTools(client),
+      middleware: [
+        approvalMiddleware({
+          interruptOn: agentchatInterruptOn({ needsApproval: ['create_project'] }),
+        }),
+      ],
+      checkpointer: new MemorySaver(),
+    });
+    return { agent, model };
+  }
+
+  it('stops the loop at an interrupt and sends nothing until approved', async () => {
+    const { agent } = approvingAgent();
+    const config = { configurable: { thread_id: 'approve' } };
+
+    const asked = await agent.invoke(ask('Create a project.'), config);
+
+    expect(asked.__interrupt__?.[0]?.value).toMatchObject({
+      actionRequests: [{ name: 'create_project', args: createCall.args }],
+    });
+    expect(server.service.requestLog()).toEqual([]);
+
+    const done = await agent.invoke(
+      new Command({ resume: { decisions: [{ type: 'approve' }] } }),
+      config,
+    );
+    expect(done.messages.at(-1)?.text).toBe('Created.');
+    expect(server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+  });
+
+  it('sends nothing when the person rejects the call', async () => {
+    const { agent } = approvingAgent();
+    const config = { configurable: { thread_id: 'reject' } };
+    await agent.invoke(ask('Create a project.'), config);
+
+    await agent.invoke(
+      new Command({ resume: { decisions: [{ type: 'reject', message: 'Not now.' }] } }),
+      config,
+    );
+    expect(server.service.requestLog()).toEqual([]);
+  });
+
+  it('gives interruptOn for the tools named, all tools with true, among those offered', () => {
+    expect(agentchatInterruptOn({ needsApproval: ['send_message'] })).toEqual({
+      send_message: true,
+    });
+    expect(agentchatInterruptOn({ needsApproval: true })).toEqual({
+      create_project: true,
+      get_project: true,
+      send_message: true,
+    });
+    expect(agentchatInterruptOn({ needsApproval: true, readOnly: true })).toEqual({
+      get_project: true,
+    });
+    expect(agentchatInterruptOn({})).toEqual({});
+  });
+
+  it('is refused on the tools, with a ConfigurationError pointing to the middleware', () => {
+    const refused = () => agentchatTools(client, { needsApproval: true } as never);
+    expect(refused).toThrow(ConfigurationError);
+    expect(refused).toThrow(/humanInTheLoopMiddleware\(\{ interruptOn: agentchatInterruptOn/);
+    expect(() => agentchatTools(client, { needsApproval: ['create_project'] } as never)).toThrow(
+      ConfigurationError,
+    );
+    expect(agentchatTools(client, { needsApproval: false })).toHaveLength(3);
+  });
+});
+
+describe('tools and readOnly', () => {
+  it('offer what they say, to the model too', async () => {
+    const names = (options: Parameters<typeof agentchatTools>[1]) =>
+      agentchatTools(client, options).map((tool) => tool.name);
+    expect(names({})).toEqual(['create_project', 'get_project', 'send_message']);
+    expect(names({ readOnly: true })).toEqual(['get_project']);
+    expect(names({ tools: ['send_message'] })).toEqual(['send_message']);
+
+    const model = fakeModel().respond(new AIMessage('Nothing to do.'));
+    const bindTools = vi.spyOn(model, 'bindTools');
+    const agent = createAgent({ model, tools: agentchatTools(client, { readOnly: true }) });
+    await agent.invoke(ask('Hello'));
+
+    const offered = (bindTools.mock.calls[0]?.[0] ?? []).map((tool) =>
+      convertToOpenAITool(tool as Parameters<typeof convertToOpenAITool>[0]),
+    );
+    expect(offered).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: 'get_project',
+          description: expect.stringMatching(/^Reads one project by its id/),
+          parameters: expect.objectContaining({
+            type: 'object',
+            properties: { id: expect.objectContaining({ type: 'string' }) },
+            required: ['id'],
+          }),
+        },
+      },
+    ]);
+  });
+
+  it('leave metadata open to any JSON object, which the model can fill', async () => {
+    const model = fakeModel()
+      .respondWithTools([
+        {
+          name: 'create_project',
+          args: { name: 'Tagged', agentId: 'agent_1', metadata: { tier: 2, tags: ['a'] } },
+        },
+      ])
+      .respond(new AIMessage('Created.'));
+    const agent = createAgent({ model, tools: agentchatTools(client) });
+    await agent.invoke(ask('Go'));
+    expect(server.service.projects().map((project) => project.metadata)).toEqual([
+      { tier: 2, tags: ['a'] },
+    ]);
+  });
+
+  it('are refused when wrong, with a ConfigurationError that says what to write', () => {
+    expect(() => agentchatTools(client, { readOnly: true, tools: ['create_project'] })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => agentchatTools(client, { tools: ['get_projects' as never] })).toThrow(
+      /did you mean get_project\?/,
+    );
+    expect(() => agentchatTools(client, { readonly: true } as never)).toThrow(
+      /Unknown option readonly of agentchat\/langchain; did you mean readOnly\?/,
+    );
+    expect(() => agentchatTools({} as Client)).toThrow(ConfigurationError);
+    expect(() => agentchatInterruptOn({ needsApproval: ['nope' as never] })).toThrow(
+      ConfigurationError,
+    );
+  });
+});
+
+describe('abort', () => {
+  it("the agent's signal reaches the request in flight", async () => {
+    const signals: AbortSignal[] = [];
+    const watched = new Client({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      maxRetries: 0,
+      fetch: (input, init) => {
+        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+        if (signal) signals.push(signal);
+        return fetch(input, init);
+      },
+    });
+    server.service.enqueue({ kind: 'hang' });
+    const model = fakeModel().respondWithTools([{ name: 'get_project', args: { id: 'proj_1' } }]);
+    const agent = createAgent({ model, tools: agentchatTools(watched) });
+    const controller = new AbortController();
+
+    const run = agent.invoke(ask('Read proj_1.'), { signal: controller.signal });
+    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false]);
+    controller.abort(new Error('the user moved on'));
+
+    await expect(run).rejects.toThrow('the user moved on');
+    await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
+    expect(server.service.requestLog()).toHaveLength(1);
+    // The model was not asked again after the aborted call.
+    expect(model.callCount).toBe(1);
+  });
+});
