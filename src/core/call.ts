@@ -146,9 +146,7 @@ export class Call {
     this.site = site;
     this.options = options;
     this.deadline =
-      options.totalTimeout === undefined
-        ? Number.POSITIVE_INFINITY
-        : Date.now() + options.totalTimeout;
+      options.totalTimeout === undefined ? Infinity : Date.now() + options.totalTimeout;
   }
 
   /** Secrets a server might echo back into what an error would show. */
