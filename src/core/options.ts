@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isPlainObject } from '../internal/json.js';
 import { jsonObjectSchema } from '../schemas.js';
-import type { ApiKeyFunction } from './credential.js';
+import { type ApiKeyFunction, apiKeyProblem, apiKeyRule } from './credential.js';
 import type { FetchOptions } from './fetch-options.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 import type { Middleware } from './middleware.js';
@@ -500,20 +500,9 @@ const appInfoSchema = customCheck<AppInfo>((value, problem) => {
 export const clientOptionsSchema = z.strictObject({
   // One custom check rather than z.union, which would add 0.3 KiB min+gzip to browser bundles.
   apiKey: z.optional(
-    customCheck<string | ApiKeyFunction>((value, report) => {
-      const problem =
-        typeof value === 'function'
-          ? undefined
-          : typeof value !== 'string'
-            ? 'expected a string or a function returning one'
-            : value.trim() === ''
-              ? 'must not be empty or blank'
-              : value.trim() !== value
-                ? 'must not start or end with whitespace'
-                : headerValue.test(value)
-                  ? undefined
-                  : headerValueMessage;
-      if (problem) report(problem);
+    customCheck<string | ApiKeyFunction>((value, problem) => {
+      const found = typeof value === 'function' ? undefined : apiKeyProblem(value);
+      if (found) problem(`expected ${apiKeyRule}, or a function returning one; received ${found}`);
     }),
   ),
   baseUrl: z.optional(z.string()),
