@@ -167,6 +167,10 @@ export default defineConfig([
     format: ['esm'],
     target: 'es2022',
     platform: 'neutral',
+    // Folded constants, dead branches gone, shorter forms: what a consumer's minifier cannot do
+    // across the modules of a built file (a top-level `const` is a `var` by then). Names and
+    // formatting stay, so the build still reads as the source; 0.01 to 0.03 KiB off a page's min+gzip.
+    minifySyntax: true,
     // Node's modules stay imports, `node:` and all, but `node:net`: see scripts/build/unused-node-net.ts.
     removeNodeProtocol: false,
     external: [/^node:(?!net$)/],
@@ -186,6 +190,8 @@ export default defineConfig([
     noExternal: ['ky', 'jose'],
     target: 'es2022',
     platform: 'node',
+    // As the ESM build: webpack takes this one for an app that `require`s agentchat, in a page too.
+    minifySyntax: true,
     removeNodeProtocol: false,
     esbuildPlugins: [unusedNodeNet, subpathImports],
     dts,

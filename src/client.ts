@@ -146,16 +146,17 @@ export class Client {
   /** {@link ResponseValidationError}, as a static member. */
   declare static readonly ResponseValidationError: typeof ResponseValidationError;
 
+  // Declared, and set by the constructor (see APIError).
   /** Create and read projects. */
-  readonly projects: Projects;
+  declare readonly projects: Projects;
   /** Chat with a project's agent. */
-  readonly chat: Chat;
+  declare readonly chat: Chat;
   /** The service root requests go to (before `/v1`), without a trailing slash. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   /** How many times a failed attempt is retried, unless a call says otherwise. */
-  readonly maxRetries: number;
+  declare readonly maxRetries: number;
   /** How long one attempt may take, in ms, unless a call says otherwise. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** The options as given, with the key and base URL as resolved, for {@link Client.withOptions}. */
   readonly #options: ClientOptions;
   /**

@@ -4,7 +4,7 @@
  * are loose (fields the service adds later are kept, and a new `status` is not an error).
  */
 import * as z from 'zod/mini';
-import { nonEmptyString } from './core/validation.js';
+import { customCheck, nonEmptyString } from './core/validation.js';
 import { findNonJson } from './internal/json.js';
 
 /**
@@ -143,18 +143,10 @@ const pathId = nonEmptyString.check(
 );
 
 /** A plain JSON object (`metadata`, a call's `extraBody`): no `undefined`, `NaN`, class or cycle. */
-export const jsonObjectSchema = z.custom<Record<string, unknown>>().check(
-  z.superRefine((value, context) => {
-    const problem = findNonJson(value, []);
-    if (problem)
-      context.addIssue({
-        code: 'custom',
-        message: problem.message,
-        path: problem.path,
-        input: value,
-      });
-  }),
-);
+export const jsonObjectSchema = customCheck<Record<string, unknown>>((value, problem) => {
+  const found = findNonJson(value, []);
+  if (found) problem(found.message, found.path);
+});
 
 export const projectCreateParamsSchema = z.strictObject({
   name: nonEmptyString,

@@ -32,11 +32,11 @@ export function logAttempt(
       : end.kind === 'error' && end.error.retryBudgetExhausted
         ? '; not retried: the retry budget is spent'
         : '';
+  // A credential is scrubbed from every value; the log (createLog) then redacts the Authorization
+  // header, and any other named like a secret, whole, by its name.
   const headers: Record<string, string> = {};
   for (const [name, value] of call.request?.headers ?? [])
     headers[name] = scrub(value, call.secrets);
-  // The credentials are never put in; the logger also redacts other secrets by their names.
-  if (headers.authorization !== undefined) headers.authorization = '[redacted]';
   log(level, `${describeCall(site)} → ${status} (${label}, ${durationMs} ms)${retryNote}`, {
     method: site.method,
     path: site.path,

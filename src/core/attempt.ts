@@ -220,13 +220,17 @@ const utf8 = new TextDecoder();
  * `APIConnectionError`; it never reaches the caller.
  */
 export class AttemptFailure extends Error {
-  constructor(
-    readonly call: Call,
-    override readonly cause: unknown,
-    /** Whether the attempt went over TLS (`https:`), which some failures' reading depends on. */
-    readonly secure: boolean,
-  ) {
+  declare readonly call: Call;
+  declare readonly cause: unknown;
+  /** Whether the attempt went over TLS (`https:`), which some failures' reading depends on. */
+  declare readonly secure: boolean;
+
+  // Declared fields set here: parameter properties would be emitted twice (see Call).
+  constructor(call: Call, cause: unknown, secure: boolean) {
     super('the attempt failed');
+    this.call = call;
+    this.cause = cause;
+    this.secure = secure;
   }
 }
 

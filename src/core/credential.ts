@@ -106,19 +106,26 @@ async function callApiKey(apiKey: ApiKeyFunction, context: ApiKeyContext): Promi
     if (error instanceof AgentChatError) throw error;
     throw new AgentChatError('The apiKey function failed, so nothing was sent', { cause: error });
   }
-  const problem = returnedKeyProblem(key);
+  const problem = apiKeyProblem(key);
   if (problem) {
     // The user's own function is the culprit here: a token from clientCredentials was checked
     // when its endpoint answered it, and a bad one is an OAuthError naming the endpoint.
     throw new AgentChatError(
-      `The apiKey function returned ${problem}: it must return a non-empty string without surrounding whitespace, line breaks, control characters or characters above U+00FF; nothing was sent`,
+      `The apiKey function returned ${problem}: it must return ${apiKeyRule}; nothing was sent`,
     );
   }
   return key as string;
 }
 
-/** What is wrong with what an apiKey function returned, never quoting it; `undefined` if nothing. */
-function returnedKeyProblem(key: unknown): string | undefined {
+/** What an API key must be, in the words of both refusals: the `apiKey` option's and a function's. */
+export const apiKeyRule =
+  'a non-empty string without surrounding whitespace, line breaks, control characters or characters above U+00FF';
+
+/**
+ * What is wrong with an API key, the `apiKey` option or what a function returned, never quoting
+ * it; `undefined` if nothing.
+ */
+export function apiKeyProblem(key: unknown): string | undefined {
   if (typeof key !== 'string') return describeValue(key);
   if (key === '') return 'an empty string';
   if (key.trim() !== key) return 'a string with whitespace at its start or end';

@@ -13,6 +13,7 @@ import type { Endpoint, HttpMethod } from './call.js';
 import { type RequestOptions, requestOptionsSchema } from './options.js';
 import type { StandardSchemaV1, StandardSchemaV1InferOutput } from './standard-schema.js';
 import type { Transport } from './transport.js';
+import { customCheck, mismatch } from './validation.js';
 
 /**
  * One value of a query parameter. `undefined` leaves the parameter out.
@@ -109,33 +110,17 @@ function isQueryValue(value: unknown): boolean {
  * `request`. It reads the object as z.record did: its own enumerable keys, a `"__proto__"` key
  * (which JSON.parse keeps as plain data) skipped, and sent by the query builder neither.
  */
-const querySchema = z.custom<CustomRequest['query']>().check(
-  z.superRefine((query, context) => {
-    if (!isPlainObject(query)) {
-      context.addIssue({ code: 'invalid_type', expected: 'record', input: query });
-      return;
+const querySchema = customCheck<CustomRequest['query']>((query, problem) => {
+  if (!isPlainObject(query)) return problem(mismatch('record', query));
+  for (const key of Reflect.ownKeys(query)) {
+    if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(query, key)) continue;
+    const value = query[key as string];
+    if (typeof key === 'symbol') problem('is not a valid key', [key]);
+    else if (value !== undefined && !isQueryValue(value)) {
+      problem('expected a string, a finite number, a boolean or an array of them', [key]);
     }
-    for (const key of Reflect.ownKeys(query)) {
-      if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(query, key)) continue;
-      const value = query[key as string];
-      if (typeof key === 'symbol') {
-        context.addIssue({
-          code: 'custom',
-          message: 'is not a valid key',
-          path: [key],
-          input: key,
-        });
-      } else if (value !== undefined && !isQueryValue(value)) {
-        context.addIssue({
-          code: 'custom',
-          message: 'expected a string, a finite number, a boolean or an array of them',
-          path: [key],
-          input: value,
-        });
-      }
-    }
-  }),
-);
+  }
+});
 
 const customRequestSchema = z
   .strictObject({

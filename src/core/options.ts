@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import { isPlainObject } from '../internal/json.js';
 import { jsonObjectSchema } from '../schemas.js';
-import type { ApiKeyFunction } from './credential.js';
+import { type ApiKeyFunction, apiKeyProblem, apiKeyRule } from './credential.js';
 import type { FetchOptions } from './fetch-options.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 import type { Middleware } from './middleware.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
-import { headerValue, nonEmptyString, validate } from './validation.js';
+import { customCheck, headerValue, mismatch, nonEmptyString, validate } from './validation.js';
 
 /**
  * Options for one call, the last argument of every method. Each overrides the client's own.
@@ -327,29 +327,23 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
  * A number from `min` (excluded when `integer` is false: a timeout of 0 means nothing) to `max`.
  * One custom check rather than z.number(), z.int(), z.positive(), z.gte() and z.lte(), which would
  * pull zod's number schema, formats and comparison checks into every browser bundle (0.6 KiB
- * min+gzip). A value that is no finite number gets z.number()'s issue, so the same words.
+ * min+gzip). A value that is no finite number is told what z.number()'s issue would say.
  */
 function numberWithin(min: number, max: number, integer = false) {
-  return z.custom<number>().check(
-    z.superRefine((value, context) => {
-      if (typeof value !== 'number' || !Number.isFinite(value)) {
-        context.addIssue({ code: 'invalid_type', expected: 'number', input: value });
-        return;
-      }
-      const problem =
-        integer && !Number.isInteger(value)
-          ? `expected an integer, received ${value}`
-          : integer
-            ? value < min
-              ? `must be at least ${min}`
-              : undefined
-            : value <= min
-              ? `must be greater than ${min}`
-              : undefined;
-      const message = problem ?? (value > max ? `must be at most ${max}` : undefined);
-      if (message) context.addIssue({ code: 'custom', message, input: value });
-    }),
-  );
+  return customCheck<number>((value, problem) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      return problem(mismatch('number', value));
+    }
+    const message =
+      integer && !Number.isInteger(value)
+        ? `expected an integer, received ${value}`
+        : (integer ? value < min : value <= min)
+          ? `must be ${integer ? 'at least' : 'greater than'} ${min}`
+          : value > max
+            ? `must be at most ${max}`
+            : undefined;
+    if (message) problem(message);
+  });
 }
 
 const timeoutSchema = numberWithin(0, MAX_TIMEOUT_MS);
@@ -397,33 +391,29 @@ export function headerRecord(
 
 // A custom check rather than z.record, z.array and z.union, which would add 0.6 KiB min+gzip to
 // browser bundles (the 25 KiB budget, test/package/bundle.test.ts, has no room for them).
-const headersSchema = z.custom<RequestOptions['headers']>().check(
-  z.superRefine((value, context) => {
-    const problem = (message: string, path: PropertyKey[] = []) =>
-      context.addIssue({ code: 'custom', message, path, input: value });
-    const items = headerItems(value);
-    if (!items) {
-      return problem('expected a Headers object, an array of [name, value] pairs or an object');
+const headersSchema = customCheck<RequestOptions['headers']>((value, problem) => {
+  const items = headerItems(value);
+  if (!items) {
+    return problem('expected a Headers object, an array of [name, value] pairs or an object');
+  }
+  for (const [index, item] of items.entries()) {
+    if (!Array.isArray(item) || item.length !== 2) {
+      problem('expected a [name, value] pair', [index]);
+      continue;
     }
-    for (const [index, item] of items.entries()) {
-      if (!Array.isArray(item) || item.length !== 2) {
-        problem('expected a [name, value] pair', [index]);
-        continue;
-      }
-      const [name, text] = item;
-      // null or undefined says "do not send this header".
-      if (typeof name !== 'string' || !headerName.test(name)) {
-        problem('is not a valid header name', [name]);
-      } else {
-        const values: unknown[] = text == null ? [] : [text].flat();
-        if (!values.every((each) => typeof each === 'string')) problem('expected a string', [name]);
-        else if (!values.every((each) => headerValue.test(each))) {
-          problem(headerValueMessage, [name]);
-        }
+    const [name, text] = item;
+    // null or undefined says "do not send this header".
+    if (typeof name !== 'string' || !headerName.test(name)) {
+      problem('is not a valid header name', [name]);
+    } else {
+      const values: unknown[] = text == null ? [] : [text].flat();
+      if (!values.every((each) => typeof each === 'string')) problem('expected a string', [name]);
+      else if (!values.every((each) => headerValue.test(each))) {
+        problem(headerValueMessage, [name]);
       }
     }
-  }),
-);
+  }
+});
 
 /** An AbortSignal, or `null` for none. */
 const abortSignal = z.custom<AbortSignal | null>(
@@ -434,24 +424,12 @@ const abortSignal = z.custom<AbortSignal | null>(
   { message: 'expected an AbortSignal or null' },
 );
 
-const middlewareSchema = z.custom<readonly Middleware[]>().check(
-  z.superRefine((value, context) => {
-    if (!Array.isArray(value)) {
-      context.addIssue({ code: 'custom', message: 'expected an array', input: value });
-      return;
-    }
-    value.forEach((item, index) => {
-      if (typeof item !== 'function') {
-        context.addIssue({
-          code: 'custom',
-          message: 'expected a function',
-          path: [index],
-          input: value,
-        });
-      }
-    });
-  }),
-);
+const middlewareSchema = customCheck<readonly Middleware[]>((value, problem) => {
+  if (!Array.isArray(value)) return problem('expected an array');
+  value.forEach((item, index) => {
+    if (typeof item !== 'function') problem('expected a function', [index]);
+  });
+});
 
 export const requestOptionsSchema = z.strictObject({
   signal: z.optional(abortSignal),
@@ -488,77 +466,44 @@ const retryBudgetFields = z.strictObject({
  * min+gzip to browser bundles; the object's own issues (a misspelt field's "did you mean" among
  * them) are passed on under `retryBudget`.
  */
-const retryBudgetSchema = z.custom<RetryBudgetOptions | false>().check(
-  z.superRefine((value, context) => {
-    if (value === false) return;
-    if (typeof value !== 'object' || value === null) {
-      context.addIssue({
-        code: 'custom',
-        message: 'expected false or an object of capacity, retryCost and timeoutCost',
-        input: value,
-      });
-      return;
-    }
-    const checked = validate(retryBudgetFields, value);
-    if (checked.ok) return;
-    for (const issue of checked.issues) {
-      context.addIssue({
-        code: 'custom',
-        message: issue.message,
-        path: [issue.path],
-        input: value,
-      });
-    }
-  }),
-);
+const retryBudgetSchema = customCheck<RetryBudgetOptions | false>((value, problem) => {
+  if (value === false) return;
+  if (typeof value !== 'object' || value === null) {
+    return problem('expected false or an object of capacity, retryCost and timeoutCost');
+  }
+  const checked = validate(retryBudgetFields, value);
+  if (!checked.ok) for (const issue of checked.issues) problem(issue.message, [issue.path]);
+});
 
 /**
  * `appInfo`: each part something the User-Agent carries as it is: the name and version RFC 9110
  * tokens without the `/` between them, the URL without spaces or parentheses.
  */
-const appInfoSchema = z.custom<AppInfo>().check(
-  z.superRefine((value, context) => {
-    const token = /^[!#$%&'*+.^_`|~\w-]+$/;
-    const parts = isPlainObject(value) ? (value as Record<string, unknown>) : undefined;
-    for (const [key, pattern] of [
-      ['name', token],
-      ['version', token],
-      ['url', /^[!-'*-~]+$/],
-    ] as const) {
-      const part = parts?.[key];
-      if (!parts || (part === undefined ? key === 'name' : !pattern.test(String(part)))) {
-        context.addIssue({
-          code: 'custom',
-          message: 'expected { name, version?, url? } without spaces, slashes or parentheses',
-          path: parts ? [key] : [],
-          input: value,
-        });
-        return;
-      }
+const appInfoSchema = customCheck<AppInfo>((value, problem) => {
+  const token = /^[!#$%&'*+.^_`|~\w-]+$/;
+  const parts = isPlainObject(value) ? (value as Record<string, unknown>) : undefined;
+  for (const [key, pattern] of [
+    ['name', token],
+    ['version', token],
+    ['url', /^[!-'*-~]+$/],
+  ] as const) {
+    const part = parts?.[key];
+    if (!parts || (part === undefined ? key === 'name' : !pattern.test(String(part)))) {
+      return problem(
+        'expected { name, version?, url? } without spaces, slashes or parentheses',
+        parts ? [key] : [],
+      );
     }
-  }),
-);
+  }
+});
 
 export const clientOptionsSchema = z.strictObject({
   // One custom check rather than z.union, which would add 0.3 KiB min+gzip to browser bundles.
   apiKey: z.optional(
-    z.custom<string | ApiKeyFunction>().check(
-      z.superRefine((value, context) => {
-        const problem =
-          typeof value === 'function'
-            ? undefined
-            : typeof value !== 'string'
-              ? 'expected a string or a function returning one'
-              : value.trim() === ''
-                ? 'must not be empty or blank'
-                : value.trim() !== value
-                  ? 'must not start or end with whitespace'
-                  : headerValue.test(value)
-                    ? undefined
-                    : headerValueMessage;
-        if (problem) context.addIssue({ code: 'custom', message: problem, input: value });
-      }),
-    ),
+    customCheck<string | ApiKeyFunction>((value, problem) => {
+      const found = typeof value === 'function' ? undefined : apiKeyProblem(value);
+      if (found) problem(`expected ${apiKeyRule}, or a function returning one; received ${found}`);
+    }),
   ),
   baseUrl: z.optional(z.string()),
   maxRetries: z.optional(maxRetriesSchema),

@@ -63,13 +63,16 @@ export class RetryBudget implements RetryBudgetState {
    * Tokens left. A plain field, not a private one behind a getter: a middleware is handed this
    * object, and whatever it does with it (copy, compare, inspect) must read the count.
    */
-  available: number;
+  declare available: number;
+  declare readonly capacity: number;
+  declare readonly retryCost: number;
+  declare readonly timeoutCost: number;
 
-  constructor(
-    readonly capacity: number,
-    readonly retryCost: number,
-    readonly timeoutCost: number,
-  ) {
+  // Declared fields set here, in this order: parameter properties would be emitted twice (see Call).
+  constructor(capacity: number, retryCost: number, timeoutCost: number) {
+    this.capacity = capacity;
+    this.retryCost = retryCost;
+    this.timeoutCost = timeoutCost;
     this.available = capacity;
   }
 

@@ -74,7 +74,7 @@ export function retryDelay(
   error: AgentChatError,
   retry: number,
   random: () => number = Math.random,
-  deadline: number = Number.POSITIVE_INFINITY,
+  deadline: number = Infinity,
 ): number | undefined | 'out-of-time' {
   const wait = policyWait(error, retry, random);
   return wait !== undefined && Date.now() + wait >= deadline ? 'out-of-time' : wait;

@@ -19,6 +19,26 @@ export const nonEmptyString = z.string().check(notEmpty);
  */
 export const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/** Reports a problem of a value under check, at `path` below it (the value itself by default). */
+export type ReportProblem = (message: string, path?: PropertyKey[]) => void;
+
+/**
+ * A schema of one custom check, for what zod/mini's own schemas would say at a cost in browser
+ * bundles (z.union, z.record, z.array, number checks): `check` reports each problem it finds.
+ * One function for every such check, so a page carries zod's refinement plumbing once.
+ */
+export function customCheck<T>(
+  check: (value: unknown, problem: ReportProblem) => void,
+): z.ZodMiniCustom<T, T> {
+  return z
+    .custom<T>()
+    .check(
+      z.superRefine((value, context) =>
+        check(value, (message, path = []) => context.addIssue({ code: 'custom', message, path })),
+      ),
+    );
+}
+
 /**
  * Validates `value` with `schema`. Returns the parsed value or the issues, worded for people:
  * zod/mini ships no messages (locales would cost bundle size), so they are written here.
@@ -71,7 +91,7 @@ export function toIssues(
           message:
             received === undefined
               ? `is required (expected ${article(issue.expected)})`
-              : `expected ${article(issue.expected)}, received ${describeReceived(issue.expected, received)}`,
+              : mismatch(issue.expected, received),
         },
       ];
     case 'too_small':
@@ -93,11 +113,16 @@ export function toIssues(
   }
 }
 
-/** A number where a number was expected (NaN, 1.5 for an integer) is clearer shown as its value. */
-function describeReceived(expected: string, received: unknown): string {
-  return typeof received === 'number' && (expected === 'number' || expected === 'int')
-    ? String(received)
-    : describeValue(received);
+/**
+ * What a value of the wrong type gets told: `expected a number, received a string`. A number
+ * where one is expected, but not a finite one, is shown itself ("received NaN").
+ */
+export function mismatch(expected: string, received: unknown): string {
+  const shown =
+    typeof received === 'number' && (expected === 'number' || expected === 'int')
+      ? String(received)
+      : describeValue(received);
+  return `expected ${article(expected)}, received ${shown}`;
 }
 
 function article(expected: string): string {

@@ -11,7 +11,7 @@ export function closest(word: string, candidates: readonly string[]): string | u
   // One more than the edits allowed.
   const limit = lower.length <= 4 ? 2 : lower.length <= 7 ? 3 : 4;
   let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
+  let bestDistance = Infinity;
   for (const candidate of candidates) {
     const other = candidate.toLowerCase();
     const distance = editDistance(lower, other);
@@ -45,7 +45,7 @@ function editDistance(a: string, b: string): number {
               (row[j - 1] as number) + 1,
               a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]
                 ? (rows[i - 2]?.[j - 2] as number) + 1
-                : Number.POSITIVE_INFINITY,
+                : Infinity,
             );
     }
     rows[i] = row;

@@ -51,9 +51,17 @@ describe('configuration', () => {
     [{ timeout: 'fast' }, /timeout: expected a number, received string$/],
     [{ timeout: Number.NaN }, /timeout: expected a number, received NaN$/],
     [{ totalTimeout: 2 ** 31 }, /totalTimeout: must be at most 2147483647$/],
-    [{ apiKey: '' }, /apiKey: must not be empty/],
-    [{ apiKey: 'sk\nInjected: 1' }, /apiKey: must not contain line breaks/],
-    [{ apiKey: 42 }, /apiKey: expected a string or a function/],
+    // One wording for a bad key, whether the option or a key function returned it.
+    [{ apiKey: '' }, /apiKey: expected a non-empty string .+; received an empty string$/],
+    [
+      { apiKey: ' sk_key' },
+      /apiKey: expected a non-empty string without surrounding whitespace, .+, or a function returning one; received a string with whitespace at its start or end$/,
+    ],
+    [
+      { apiKey: 'sk\nInjected: 1' },
+      /apiKey: .+line breaks.+; received a string whose character 3 is U\+000A, which a header cannot carry$/,
+    ],
+    [{ apiKey: 42 }, /apiKey: .+, or a function returning one; received number$/],
     [{ headers: { 'bad name': 'x' } }, /headers.bad name: is not a valid header name/],
     [{ fetch: 'nope' }, /fetch/],
     [{ logLevel: 'loud' }, /logLevel/],

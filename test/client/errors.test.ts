@@ -203,6 +203,39 @@ describe('error guards', () => {
     expect(sdk.Client.ConfigurationError).toBe(sdk.ConfigurationError);
   });
 
+  it('hold each documented field as an own property, in the documented order, set or not', () => {
+    const site = { method: 'GET', path: '/v1/projects/p' };
+    const details = { status: 418, headers: new Headers(), body: { error: { type: 't' } } };
+    const apiFields = ['status', 'headers', 'requestId', 'body', 'type', 'code'];
+    const cases: [AgentChatError, string[]][] = [
+      [new APIError(site, details), apiFields],
+      [
+        new RateLimitError(site, { ...details, status: 429 }, undefined),
+        [...apiFields, 'retryAfter'],
+      ],
+      [new sdk.RedirectError(site, { ...details, status: 302 }), [...apiFields, 'location']],
+      [new APIConnectionError(site, new Error('reset'), 2), ['attempts']],
+      [new sdk.APITimeoutError(site, 5, 3), ['attempts']],
+      [
+        new sdk.ResponseTooLargeError(site, { status: 200, requestId: undefined }, 10),
+        ['limit', 'status', 'requestId'],
+      ],
+      [new sdk.RequestValidationError('chat.send params', []), ['issues']],
+      [
+        new ResponseValidationError(site, { status: 200, requestId: 'r', body: 'x' }, []),
+        ['issues', 'status', 'requestId', 'body'],
+      ],
+    ];
+    for (const [error, fields] of cases) {
+      expect(Object.keys(error), error.name).toEqual(['name', ...fields]);
+      expect(Object.keys(error.toJSON()), error.name).toEqual([
+        'name',
+        'message',
+        ...fields.filter((field) => field !== 'headers'),
+      ]);
+    }
+  });
+
   it('serialise to JSON without headers', async () => {
     const error = await client()
       .projects.get('missing')

@@ -3,7 +3,9 @@
  * builds (or two copies of the package) loaded in one process: each error records the names of
  * its classes, and each class's `Symbol.hasInstance` looks its own name up there.
  */
-import { cut as cutTo } from '../../internal/cut.js';
+import { cut } from '../../internal/cut.js';
+
+export { cut };
 
 const KINDS = Symbol.for('agentchat.error.kinds');
 
@@ -152,13 +154,6 @@ const MAX_MESSAGE_LENGTH = 1_000;
  */
 export function addNote(error: AgentChatError, note: string): void {
   error.message = cut(error.message, MAX_MESSAGE_LENGTH - note.length) + note;
-}
-/** The longest a value quoted in a message (a path, a server's message, a Location) is shown. */
-const MAX_QUOTED_LENGTH = 200;
-
-/** `text` cut to `max` characters (200 unless told), the last one an ellipsis, when it is longer. */
-export function cut(text: string, max: number = MAX_QUOTED_LENGTH): string {
-  return cutTo(text, max);
 }
 
 /** `GET /v1/projects/proj_123`: how messages name a call, its path cut like any quoted value. */

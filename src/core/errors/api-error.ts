@@ -43,18 +43,20 @@ export interface APIErrorDetails {
  */
 export class APIError extends AgentChatError {
   static override readonly errorName: string = 'APIError';
+  // Each field is declared and set by the constructor: a field initialised there as well would
+  // be emitted twice, a declaration and an assignment, in every browser bundle.
   /** The HTTP status. */
-  readonly status: number;
+  declare readonly status: number;
   /** The response headers. */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
   /** The `x-request-id` of the response, for support requests, when it looks like one. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The body: parsed JSON when it parsed, otherwise the raw text (`undefined` when empty). */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** The error type the service gave, such as `not_found_error`, when its body had one. */
-  readonly type: string | undefined;
+  declare readonly type: string | undefined;
   /** The error code the service gave, when its body had one. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
 
   constructor(call: CallSite, details: APIErrorDetails) {
     const serverError = readServerError(details.body);

@@ -19,7 +19,7 @@ import { AgentChatError, type CallSite, describeCall } from './agentchat-error.j
 export class APIConnectionError extends AgentChatError {
   static override readonly errorName: string = 'APIConnectionError';
   /** How many attempts the call made before giving up. */
-  readonly attempts: number;
+  declare readonly attempts: number;
 
   constructor(call: CallSite, cause: unknown, attempts = 1, reason?: string) {
     super(

@@ -29,7 +29,7 @@ import { APIError, type APIErrorDetails } from './api-error.js';
 export class RedirectError extends APIError {
   static override readonly errorName: string = 'RedirectError';
   /** Where the service redirected to, when the response let it be read. */
-  readonly location: string | undefined;
+  declare readonly location: string | undefined;
 
   constructor(call: CallSite, details: APIErrorDetails) {
     super(call, details);
@@ -58,11 +58,11 @@ export class RedirectError extends APIError {
 export class ResponseTooLargeError extends AgentChatError {
   static override readonly errorName: string = 'ResponseTooLargeError';
   /** The limit the body ran past, in bytes. */
-  readonly limit: number;
+  declare readonly limit: number;
   /** The HTTP status of the response. */
-  readonly status: number;
+  declare readonly status: number;
   /** The `x-request-id` of the response, for support requests. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
 
   constructor(
     call: CallSite,

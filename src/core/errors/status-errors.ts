@@ -128,7 +128,7 @@ export class RateLimitError extends APIError {
   /** Always 429: the class is chosen by it, so code that narrows to it knows the status. */
   declare readonly status: 429;
   /** How long the service asked to wait before the next request, in ms, when it said. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   constructor(call: CallSite, details: APIErrorDetails, retryAfter: number | undefined) {
     super(call, details);

@@ -44,7 +44,7 @@ export interface ValidationIssue {
 export class RequestValidationError extends AgentChatError {
   static override readonly errorName: string = 'RequestValidationError';
   /** Every problem found, one per offending field. */
-  readonly issues: readonly ValidationIssue[];
+  declare readonly issues: readonly ValidationIssue[];
 
   constructor(what: string, issues: readonly ValidationIssue[]) {
     const list = formatIssues(issues);
@@ -72,13 +72,13 @@ export class RequestValidationError extends AgentChatError {
 export class ResponseValidationError extends AgentChatError {
   static override readonly errorName: string = 'ResponseValidationError';
   /** Every mismatch found between the body and the documented shape. */
-  readonly issues: readonly ValidationIssue[];
+  declare readonly issues: readonly ValidationIssue[];
   /** The HTTP status of the response. */
-  readonly status: number;
+  declare readonly status: number;
   /** The `x-request-id` the service gave the response, for support requests. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The body as received: parsed JSON when it parsed, otherwise the raw text. */
-  readonly body: unknown;
+  declare readonly body: unknown;
 
   constructor(
     call: CallSite,
