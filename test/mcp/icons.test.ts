@@ -13,9 +13,11 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENTCHAT_ICONS } from '../../src/mcp/icons.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { chromiumLaunchOptions } from '../../vitest.config.js';
 import { allToolNames, connectRecorded } from '../helpers/mcp-client.js';
 import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
 import { tsxLoader } from '../helpers/run-process.js';
@@ -77,6 +79,30 @@ describe('src/mcp/icons.ts', () => {
     expect(png).toEqual(await readFile(new URL('../../docs/images/icon.png', import.meta.url)));
     expect(svg).toEqual(await readFile(new URL('../../docs/images/icon.svg', import.meta.url)));
     await expectProjectIcons([...AGENTCHAT_ICONS]);
+  });
+
+  it('decodes, both of them, as images in Chromium, the PNG at its stated size', async () => {
+    const browser = await chromium.launch({ ...chromiumLaunchOptions, headless: true });
+    try {
+      const page = await browser.newPage();
+      const decoded = await page.evaluate(
+        (sources) =>
+          Promise.all(
+            sources.map(async (src) => {
+              const image = new Image();
+              image.src = src;
+              // Rejects when the bytes are not an image the browser can show.
+              await image.decode();
+              return `${image.naturalWidth}x${image.naturalHeight}`;
+            }),
+          ),
+        AGENTCHAT_ICONS.map((icon) => icon.src),
+      );
+      // The SVG's own width and height, 128 by 128; it scales to any size (`sizes: ['any']`).
+      expect(decoded).toEqual([AGENTCHAT_ICONS[0]?.sizes?.[0], '128x128']);
+    } finally {
+      await browser.close();
+    }
   });
 });
 
