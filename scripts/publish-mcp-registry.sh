@@ -25,7 +25,8 @@ for attempt in $(seq 1 30); do
   sleep 10
 done
 
-# mcp-publisher, the registry's own CLI, from its GitHub release as the registry documents.
+# mcp-publisher, the registry's own CLI, from its latest GitHub release as the registry documents:
+# the registry refuses an older binary's sign-in ("invalid audience"), so it is not pinned.
 tools=$(mktemp -d)
 trap 'rm -rf "$tools"' EXIT
 os=$(uname -s | tr '[:upper:]' '[:lower:]')
