@@ -26,7 +26,10 @@ const otelEntry = { 'otel/index': 'src/otel/index.ts' };
  * others so that they name agentchat's own `Client`. Each reaches the client through the package's
  * name (see `clientByPackageName`) and its framework, an optional peer, only through types.
  */
-const frameworkEntries = { 'ai-sdk/index': 'src/ai-sdk/index.ts' };
+const frameworkEntries = {
+  'ai-sdk/index': 'src/ai-sdk/index.ts',
+  'mastra/index': 'src/mastra/index.ts',
+};
 
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');
 

@@ -59,6 +59,7 @@ describe('the TypeDoc reference', () => {
     expect(names).toEqual([
       'agentchat',
       'agentchat/ai-sdk',
+      'agentchat/mastra',
       'agentchat/mcp',
       'agentchat/otel',
       'agentchat/testing',

@@ -210,7 +210,7 @@ async function installBuildWithoutMcp(): Promise<string> {
   for (const options of configs) {
     const entry = Object.fromEntries(
       Object.entries(options.entry as Record<string, string>).filter(
-        ([name]) => !name.startsWith('mcp/') && !name.startsWith('ai-sdk/'),
+        ([name]) => !/^(mcp|ai-sdk|mastra)\//.test(name),
       ),
     );
     if (Object.keys(entry).length === 0) continue;

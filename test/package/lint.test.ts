@@ -43,6 +43,7 @@ describe('the packed tarball', () => {
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
       '.',
       './ai-sdk',
+      './mastra',
       './mcp',
       './otel',
       './package.json',

@@ -59,8 +59,8 @@ const ALLOWED = [
   // The guides and the OpenAPI document, not the generated reference site (docs/reference/).
   /^docs\/[\w-]+\.md$/,
   /^docs\/openapi\.yaml$/,
-  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
-  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/)?index\.(js|cjs)\.map$/,
+  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/|mastra\/)?index\.(js|cjs|d\.ts|d\.cts)$/,
+  /^dist\/(testing\/|mcp\/|otel\/|ai-sdk\/|mastra\/)?index\.(js|cjs)\.map$/,
   // The diagnostics channels and the server runtime's parts (the User-Agent with appInfo, the
   // causes of a failed connection), each with the stub browsers get instead (package.json
   // `imports`).
@@ -110,6 +110,7 @@ describe('npm pack', () => {
       'dist/mcp/index',
       'dist/otel/index',
       'dist/ai-sdk/index',
+      'dist/mastra/index',
     ]) {
       for (const suffix of ['.js', '.js.map', '.d.ts', '.cjs', '.cjs.map', '.d.cts']) {
         expect(paths).toContain(entry + suffix);
