@@ -5,7 +5,6 @@
  *
  * @example
  * ```ts
- * import { openai } from '@ai-sdk/openai';
  * import { Agent } from '@mastra/core/agent';
  * import { Client } from 'agentchat';
  * import { agentchatTools } from 'agentchat/mastra';
@@ -14,7 +13,7 @@
  *   id: 'projects',
  *   name: 'Projects',
  *   instructions: 'You manage projects of the Project and Agent Chat service.',
- *   model: openai('gpt-5'),
+ *   model: 'openai/gpt-5',
  *   tools: agentchatTools(new Client()),
  * });
  * const { text } = await agent.generate(
@@ -118,7 +117,6 @@ export type AgentChatToolSet = {
  * tool or, with `readOnly`, a tool that changes something.
  * @example
  * ```ts
- * import { openai } from '@ai-sdk/openai';
  * import { Agent } from '@mastra/core/agent';
  * import { Client } from 'agentchat';
  * import { agentchatTools } from 'agentchat/mastra';
@@ -127,7 +125,7 @@ export type AgentChatToolSet = {
  *   id: 'projects',
  *   name: 'Projects',
  *   instructions: 'You manage projects of the Project and Agent Chat service.',
- *   model: openai('gpt-5'),
+ *   model: 'openai/gpt-5',
  *   tools: agentchatTools(new Client(), { needsApproval: ['create_project'] }),
  * });
  * const { text } = await agent.generate('What does the agent of project proj_123 suggest next?');
@@ -139,6 +137,8 @@ export function agentchatTools(client: Client, options?: AgentChatToolsOptions):
   for (const { tool, needsApproval } of offeredTools('agentchat/mastra', options)) {
     tools[tool.name] = createTool({
       id: tool.name,
+      // For people (Mastra's playground, MCP hosts); models read the id and the description.
+      title: tool.title,
       description: tool.description,
       // The table's schemas are Standard JSON Schemas, which Mastra validates and converts itself.
       inputSchema: tool.inputSchema,

@@ -1,8 +1,8 @@
 /**
  * The recipes of docs/agent-frameworks.md, each run as the program a user would write, against the
- * mock service: the guide names a real model provider (`openai('gpt-5')` of `@ai-sdk/openai`);
- * here that import gives the AI SDK's mock model instead, which calls the tools as a model would
- * (create the project, then message its agent, then answer).
+ * mock service: the guide names a real model provider (`openai('gpt-5')` of `@ai-sdk/openai`, or
+ * Mastra's `'openai/gpt-5'`); here that gives the AI SDK's mock model instead, which calls the
+ * tools as a model would (create the project, then message its agent, then answer).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -74,18 +74,30 @@ afterAll(async () => {
 });
 beforeEach(() => mock.service.reset());
 
+/**
+ * `code` with its model the mock: `@ai-sdk/openai` replaced by mock-openai.ts, and Mastra's model
+ * string `'openai/gpt-5'` (which Mastra's model router would send to OpenAI) by that mock's model.
+ */
+function withMockModel(code: string): string {
+  const replaced = code.replaceAll("from '@ai-sdk/openai'", "from './mock-openai.ts'");
+  if (!replaced.includes("model: 'openai/gpt-5'")) return replaced;
+  return `import { openai } from './mock-openai.ts';\n${replaced.replaceAll("model: 'openai/gpt-5'", "model: openai('gpt-5')")}`;
+}
+
 /** Runs a recipe as its own program, configured by the environment as the guide says. */
 async function runRecipe(name: string): Promise<string> {
   const code = recipes.get(name);
   if (code === undefined) throw new Error(`docs/agent-frameworks.md has no recipe ${name}`);
   const file = join(scratch, name);
-  await writeFile(file, code.replaceAll("from '@ai-sdk/openai'", "from './mock-openai.ts'"));
+  await writeFile(file, withMockModel(code));
   const result = await runProcess(process.execPath, [...tsxLoader, file], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       AGENTCHAT_API_KEY: API_KEY,
       AGENTCHAT_BASE_URL: mock.baseUrl,
+      // Mastra reports feature usage to its own servers from some code paths.
+      MASTRA_TELEMETRY_DISABLED: '1',
     },
   });
   if (result.code !== 0) throw new Error(`${name} failed:\n${result.stdout}\n${result.stderr}`);
@@ -94,7 +106,12 @@ async function runRecipe(name: string): Promise<string> {
 
 describe('docs/agent-frameworks.md', () => {
   it('has the recipes this file runs', () => {
-    expect([...recipes.keys()]).toEqual(['ai-sdk.ts', 'ai-sdk-approval.ts']);
+    expect([...recipes.keys()]).toEqual([
+      'ai-sdk.ts',
+      'ai-sdk-approval.ts',
+      'mastra.ts',
+      'mastra-approval.ts',
+    ]);
   });
 
   it('ai-sdk.ts: the model creates a project and messages its agent through the tools', async () => {
@@ -113,6 +130,27 @@ describe('docs/agent-frameworks.md', () => {
 
   it('ai-sdk-approval.ts: nothing is created until the approval, then the loop goes on', async () => {
     const output = await runRecipe('ai-sdk-approval.ts');
+
+    expect(output).toBe('approve create_project?\nThe agent proposed a plan.');
+    expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
+  });
+
+  it('mastra.ts: the agent creates a project and messages its agent through the tools', async () => {
+    const output = await runRecipe('mastra.ts');
+
+    expect(output).toBe('create_project send_message\nThe agent proposed a plan.');
+    expect(mock.service.projects()).toEqual([
+      expect.objectContaining({ name: 'Launch', agentId: 'agent_support' }),
+    ]);
+    const paths = mock.service.requestLog().map((request) => request.path);
+    expect(paths).toEqual([
+      expect.stringMatching(/\/v1\/projects$/),
+      expect.stringMatching(/\/v1\/projects\/proj_\w+\/chat$/),
+    ]);
+  });
+
+  it('mastra-approval.ts: the run suspends, nothing is created until the approval', async () => {
+    const output = await runRecipe('mastra-approval.ts');
 
     expect(output).toBe('approve create_project?\nThe agent proposed a plan.');
     expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
