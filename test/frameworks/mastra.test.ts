@@ -292,6 +292,8 @@ describe('abort', () => {
       apiKey: API_KEY,
       baseUrl: server.baseUrl,
       maxRetries: 0,
+      // Longer than the test waits: only the run's abort can end the request the mock holds.
+      timeout: 600_000,
       fetch: (input, init) => {
         const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
         if (signal) signals.push(signal);

@@ -27,6 +27,8 @@ const client = new Client({
   apiKey: API_KEY,
   baseUrl,
   maxRetries: 0,
+  // Longer than the test waits: only the run's abort can end the request the mock holds.
+  timeout: 600_000,
   fetch: (input, init) => {
     signals.push(init?.signal ?? input.signal);
     return fetch(input, init);
