@@ -214,7 +214,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 4.8 MB unpacked, 1,280 KB packed', () => {
+  it('stays small: under 4.9 MB unpacked, 1,310 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -267,8 +267,11 @@ describe('npm pack', () => {
     // packed. The sign-in front in production (issue 51: readiness and the store's outages, the
     // upstream discovered at start, the signing keys' formats, `toNodeListener`, and the consent
     // and error pages' look, with their longer guide) then brought it to 4.84 MB (4,726 KiB) and
-    // 1,285 KB (1,255 KiB).
-    expect(packed.unpackedSize).toBeLessThan(4800 * 1024);
-    expect(packed.size).toBeLessThan(1280 * 1024);
+    // 1,285 KB (1,255 KiB). agentchat/mastra then added 111 KiB unpacked and 27 KiB packed: its
+    // CJS build (20 KB, the tool table bundled as in agentchat/ai-sdk's), a small ESM build that
+    // shares a chunk with agentchat/ai-sdk's, their maps (74 KB), declarations (11 KB) and its
+    // guide's section: 4,837 KiB unpacked, 1,282 KiB packed.
+    expect(packed.unpackedSize).toBeLessThan(4900 * 1024);
+    expect(packed.size).toBeLessThan(1310 * 1024);
   });
 });
