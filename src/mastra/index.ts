@@ -25,16 +25,15 @@
  * @module agentchat/mastra
  */
 import { createTool, type Tool, type ToolExecutionContext } from '@mastra/core/tools';
-import {
-  type ChatReply,
-  type ChatSendParams,
-  type Client,
-  type CreatedProject,
-  isAgentChatError,
-  type Project,
-  type ProjectCreateParams,
+import type {
+  ChatReply,
+  ChatSendParams,
+  Client,
+  CreatedProject,
+  Project,
+  ProjectCreateParams,
 } from '../index.js';
-import { toolErrorText } from '../tools/error-text.js';
+import { modelSafeError } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
 
 /**
@@ -150,18 +149,10 @@ export function agentchatTools(client: Client, options?: AgentChatToolsOptions):
         try {
           return await tool.call(operations, input, abortSignal);
         } catch (error) {
-          throw modelSafe(error);
+          throw modelSafeError(error);
         }
       },
     });
   }
   return tools as AgentChatToolSet;
-}
-
-/**
- * What `execute` throws for the model to read: the SDK's own error, whose message never holds the
- * key; any other error could hold anything, so it is replaced by one that names only its class.
- */
-function modelSafe(error: unknown): unknown {
-  return isAgentChatError(error) ? error : new Error(toolErrorText(error));
 }
