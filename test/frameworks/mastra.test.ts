@@ -1,12 +1,12 @@
 /**
- * agentchat/mastra in Mastra's own agent loop (`Agent.generate`), with the AI SDK's mock model
- * (Mastra agents take AI SDK models; Mastra's own test model answers only text) scripted to call
- * the tools, against the mock service on 127.0.0.1.
+ * agentchat/mastra in Mastra's own agent loop (`Agent.generate` and `Agent.stream`), with the AI
+ * SDK's mock model (Mastra agents take AI SDK models) scripted to call the tools, against the mock
+ * service on 127.0.0.1.
  */
 import { Mastra } from '@mastra/core';
 import { Agent } from '@mastra/core/agent';
 import { InMemoryStore } from '@mastra/core/storage';
-import type { MockLanguageModelV3 } from 'ai/test';
+import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client, ConfigurationError } from '../../src/index.js';
 import { type AgentChatToolSet, agentchatTools } from '../../src/mastra/index.js';
@@ -48,6 +48,47 @@ function scriptedAgent(tools: AgentChatToolSet, steps: readonly ModelStep[]) {
   });
   new Mastra({ agents: { projects: agent }, storage: new InMemoryStore(), logger: false });
   return { agent, model, prompts };
+}
+
+/**
+ * A model for `agent.stream`, as scriptedModel is for `agent.generate`: it streams a call of
+ * `get_project` for proj_1, then the text "Read.".
+ */
+function streamingAgent(tools: AgentChatToolSet) {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  };
+  const call = { type: 'tool-call', toolCallId: 'call_1', toolName: 'get_project' } as const;
+  let streams = 0;
+  const model = new MockLanguageModelV3({
+    doStream: async ({ abortSignal }) => {
+      abortSignal?.throwIfAborted();
+      streams += 1;
+      const chunks =
+        streams === 1
+          ? [
+              { ...call, input: JSON.stringify({ id: 'proj_1' }) },
+              { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+            ]
+          : [
+              { type: 'text-start', id: 'text_1' },
+              { type: 'text-delta', id: 'text_1', delta: 'Read.' },
+              { type: 'text-end', id: 'text_1' },
+              { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+            ];
+      return { stream: simulateReadableStream({ chunks: chunks as never[] }) };
+    },
+  });
+  const agent = new Agent({
+    id: 'projects',
+    name: 'Projects',
+    instructions: 'You manage projects.',
+    model: model as unknown as AgentConfig['model'],
+    tools,
+  });
+  new Mastra({ agents: { projects: agent }, storage: new InMemoryStore(), logger: false });
+  return { agent, model };
 }
 
 /** The tool names a model was offered on its first step. */
@@ -318,5 +359,58 @@ describe('abort', () => {
     expect(prompts).toHaveLength(1);
     expect(result.text).toBe('');
     expect(server.service.requestLog()).toHaveLength(1);
+  });
+});
+
+describe('agent.stream', () => {
+  it('suspends at a tool-call-approval chunk, sending nothing until approveToolCall', async () => {
+    const { agent } = streamingAgent(agentchatTools(client, { needsApproval: ['get_project'] }));
+
+    const asked = await agent.stream('Read proj_1.', { maxSteps: 3 });
+    const chunks = [];
+    for await (const chunk of asked.fullStream) chunks.push(chunk);
+
+    const approval = chunks.find((chunk) => chunk.type === 'tool-call-approval');
+    expect(approval?.payload).toMatchObject({ toolName: 'get_project', args: { id: 'proj_1' } });
+    const { toolCallId } = (approval?.payload ?? {}) as { toolCallId: string };
+    expect(server.service.requestLog()).toEqual([]);
+
+    const approved = await agent.approveToolCall({
+      runId: asked.runId,
+      toolCallId,
+    });
+    expect(await approved.text).toBe('Read.');
+    expect(server.service.requestLog().map((request) => request.path)).toEqual([
+      expect.stringMatching(/\/v1\/projects\/proj_1$/),
+    ]);
+  });
+
+  it('passes its abortSignal to the request in flight', async () => {
+    const signals: AbortSignal[] = [];
+    const watched = new Client({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      maxRetries: 0,
+      // Longer than the test waits: only the run's abort can end the request the mock holds.
+      timeout: 600_000,
+      fetch: (input, init) => {
+        if (init?.signal) signals.push(init.signal);
+        return fetch(input, init);
+      },
+    });
+    server.service.enqueue({ kind: 'hang' });
+    const { agent, model } = streamingAgent(agentchatTools(watched));
+    const controller = new AbortController();
+
+    const run = await agent.stream('Read proj_1.', { maxSteps: 3, abortSignal: controller.signal });
+    const consumed = (async () => {
+      for await (const _chunk of run.fullStream);
+    })();
+    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    controller.abort(new Error('the user moved on'));
+    await consumed;
+
+    await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
+    expect(model.doStreamCalls).toHaveLength(1);
   });
 });
