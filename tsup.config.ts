@@ -30,6 +30,7 @@ const frameworkEntries = {
   'ai-sdk/index': 'src/ai-sdk/index.ts',
   'openai-agents/index': 'src/openai-agents/index.ts',
   'langchain/index': 'src/langchain/index.ts',
+  'mastra/index': 'src/mastra/index.ts',
 };
 
 const mcpSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'mcp');

@@ -23,16 +23,15 @@
  * @module agentchat/ai-sdk
  */
 import type { Tool } from 'ai';
-import {
-  type ChatReply,
-  type ChatSendParams,
-  type Client,
-  type CreatedProject,
-  isAgentChatError,
-  type Project,
-  type ProjectCreateParams,
+import type {
+  ChatReply,
+  ChatSendParams,
+  Client,
+  CreatedProject,
+  Project,
+  ProjectCreateParams,
 } from '../index.js';
-import { toolErrorText } from '../tools/error-text.js';
+import { modelSafeError } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
 import type { ToolSchema } from '../tools/schema.js';
 import type { ToolName } from '../tools/scope.js';
@@ -120,7 +119,7 @@ export function agentchatTools(client: Client, options?: AgentChatToolsOptions):
         try {
           return await tool.call(operations, input, abortSignal);
         } catch (error) {
-          throw modelSafe(error);
+          throw modelSafeError(error);
         }
       },
     };
@@ -160,14 +159,6 @@ export function agentchatToolApproval(
     if (needsApproval) approval[tool.name as ToolName] = 'user-approval';
   }
   return approval;
-}
-
-/**
- * What `execute` throws for the model to read: the SDK's own error, whose message never holds the
- * key; any other error could hold anything, so it is replaced by one that names only its class.
- */
-function modelSafe(error: unknown): unknown {
-  return isAgentChatError(error) ? error : new Error(toolErrorText(error));
 }
 
 /**

@@ -17,3 +17,12 @@ export function toolErrorText(error: unknown): string {
     ? `${text} (request id ${requestId})`
     : text;
 }
+
+/**
+ * What a framework's tool throws for the model to read: the SDK's own error, whose message never
+ * holds the key; any other error could hold anything, so it is replaced by one that names only its
+ * class.
+ */
+export function modelSafeError(error: unknown): unknown {
+  return isAgentChatError(error) ? error : new Error(toolErrorText(error));
+}

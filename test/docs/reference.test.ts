@@ -60,6 +60,7 @@ describe('the TypeDoc reference', () => {
       'agentchat',
       'agentchat/ai-sdk',
       'agentchat/langchain',
+      'agentchat/mastra',
       'agentchat/mcp',
       'agentchat/openai-agents',
       'agentchat/otel',

@@ -2,8 +2,9 @@
  * The recipes of docs/agent-frameworks.md, each run as the program a user would write, against the
  * mock service: the guide names a real model provider (`openai('gpt-5')` of `@ai-sdk/openai`, the
  * Agents SDK's default provider's `'gpt-5'`, `new ChatOpenAI({ model: 'gpt-5' })` of
- * `@langchain/openai`); here the import gives the framework's own test model instead, which calls
- * the tools as a model would (create the project, then message its agent, then answer).
+ * `@langchain/openai`, Mastra's `'openai/gpt-5'`); here each gives the framework's own test model
+ * instead (the AI SDK's for Mastra, whose agents take AI SDK models), which calls the tools as a
+ * model would (create the project, then message its agent, then answer).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -137,16 +138,26 @@ afterAll(async () => {
 });
 beforeEach(() => mock.service.reset());
 
+/**
+ * `code` with its model the framework's test model: each provider's import replaced by its mock
+ * above, and Mastra's model string `'openai/gpt-5'` (which Mastra's model router would send to
+ * OpenAI) by the AI SDK mock's model.
+ */
+function withMockModel(code: string): string {
+  const replaced = code
+    .replaceAll("from '@ai-sdk/openai'", "from './mock-openai.ts'")
+    .replaceAll("from '@openai/agents'", "from './mock-openai-agents.ts'")
+    .replaceAll("from '@langchain/openai'", "from './mock-langchain-openai.ts'");
+  if (!replaced.includes("model: 'openai/gpt-5'")) return replaced;
+  return `import { openai } from './mock-openai.ts';\n${replaced.replaceAll("model: 'openai/gpt-5'", "model: openai('gpt-5')")}`;
+}
+
 /** Runs a recipe as its own program, configured by the environment as the guide says. */
 async function runRecipe(name: string): Promise<string> {
   const code = recipes.get(name);
   if (code === undefined) throw new Error(`docs/agent-frameworks.md has no recipe ${name}`);
   const file = join(scratch, name);
-  const mocked = code
-    .replaceAll("from '@ai-sdk/openai'", "from './mock-openai.ts'")
-    .replaceAll("from '@openai/agents'", "from './mock-openai-agents.ts'")
-    .replaceAll("from '@langchain/openai'", "from './mock-langchain-openai.ts'");
-  await writeFile(file, mocked);
+  await writeFile(file, withMockModel(code));
   const result = await runProcess(process.execPath, [...tsxLoader, file], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -155,6 +166,8 @@ async function runRecipe(name: string): Promise<string> {
       AGENTCHAT_BASE_URL: mock.baseUrl,
       // No trace export, which would try to reach OpenAI.
       OPENAI_AGENTS_DISABLE_TRACING: '1',
+      // Mastra reports feature usage to its own servers from some code paths.
+      MASTRA_TELEMETRY_DISABLED: '1',
     },
   });
   if (result.code !== 0) throw new Error(`${name} failed:\n${result.stdout}\n${result.stderr}`);
@@ -170,10 +183,12 @@ describe('docs/agent-frameworks.md', () => {
       'openai-agents-approval.ts',
       'langchain.ts',
       'langchain-approval.ts',
+      'mastra.ts',
+      'mastra-approval.ts',
     ]);
   });
 
-  it.each(['ai-sdk.ts', 'openai-agents.ts', 'langchain.ts'])(
+  it.each(['ai-sdk.ts', 'openai-agents.ts', 'langchain.ts', 'mastra.ts'])(
     '%s: the model creates a project and messages its agent through the tools',
     async (name) => {
       const output = await runRecipe(name);
@@ -190,7 +205,7 @@ describe('docs/agent-frameworks.md', () => {
     },
   );
 
-  it.each(['ai-sdk-approval.ts', 'openai-agents-approval.ts'])(
+  it.each(['ai-sdk-approval.ts', 'openai-agents-approval.ts', 'mastra-approval.ts'])(
     '%s: nothing is created until the approval, then the run goes on',
     async (name) => {
       const output = await runRecipe(name);

@@ -210,11 +210,7 @@ async function installBuildWithoutMcp(): Promise<string> {
   for (const options of configs) {
     const entry = Object.fromEntries(
       Object.entries(options.entry as Record<string, string>).filter(
-        ([name]) =>
-          !name.startsWith('mcp/') &&
-          !name.startsWith('ai-sdk/') &&
-          !name.startsWith('openai-agents/') &&
-          !name.startsWith('langchain/'),
+        ([name]) => !/^(mcp|ai-sdk|openai-agents|langchain|mastra)\//.test(name),
       ),
     );
     if (Object.keys(entry).length === 0) continue;

@@ -44,6 +44,7 @@ describe('the packed tarball', () => {
       '.',
       './ai-sdk',
       './langchain',
+      './mastra',
       './mcp',
       './openai-agents',
       './otel',

@@ -1,0 +1,416 @@
+/**
+ * agentchat/mastra in Mastra's own agent loop (`Agent.generate` and `Agent.stream`), with the AI
+ * SDK's mock model (Mastra agents take AI SDK models) scripted to call the tools, against the mock
+ * service on 127.0.0.1.
+ */
+import { Mastra } from '@mastra/core';
+import { Agent } from '@mastra/core/agent';
+import { InMemoryStore } from '@mastra/core/storage';
+import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Client, ConfigurationError } from '../../src/index.js';
+import { type AgentChatToolSet, agentchatTools } from '../../src/mastra/index.js';
+import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { lastToolOutput, type ModelStep, scriptedModel } from './scripted-model.js';
+
+// Mastra reports feature usage to its own servers from some code paths; tests send nothing
+// beyond loopback.
+process.env.MASTRA_TELEMETRY_DISABLED = '1';
+
+const API_KEY = 'sk_mastra_tools_4b8e2f61';
+
+let server: MockServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startMockServer({ apiKeys: [API_KEY] });
+  client = new Client({ apiKey: API_KEY, baseUrl: server.baseUrl, maxRetries: 0 });
+});
+afterAll(() => server?.close());
+beforeEach(() => server.service.reset());
+
+type AgentConfig = ConstructorParameters<typeof Agent>[0];
+
+/**
+ * A Mastra agent with `tools` and a model answering `steps`, registered on a Mastra instance with
+ * in-memory storage: where a suspended run waits for its approval.
+ */
+function scriptedAgent(tools: AgentChatToolSet, steps: readonly ModelStep[]) {
+  const { model, prompts } = scriptedModel(steps);
+  const agent = new Agent({
+    id: 'projects',
+    name: 'Projects',
+    instructions: 'You manage projects.',
+    // ai 7's copy of the V3 model types is not the one Mastra declares; at run time Mastra takes
+    // any V3 model.
+    model: model as unknown as AgentConfig['model'],
+    tools,
+  });
+  new Mastra({ agents: { projects: agent }, storage: new InMemoryStore(), logger: false });
+  return { agent, model, prompts };
+}
+
+/**
+ * A model for `agent.stream`, as scriptedModel is for `agent.generate`: it streams a call of
+ * `get_project` for proj_1, then the text "Read.".
+ */
+function streamingAgent(tools: AgentChatToolSet) {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  };
+  const call = { type: 'tool-call', toolCallId: 'call_1', toolName: 'get_project' } as const;
+  let streams = 0;
+  const model = new MockLanguageModelV3({
+    doStream: async ({ abortSignal }) => {
+      abortSignal?.throwIfAborted();
+      streams += 1;
+      const chunks =
+        streams === 1
+          ? [
+              { ...call, input: JSON.stringify({ id: 'proj_1' }) },
+              { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+            ]
+          : [
+              { type: 'text-start', id: 'text_1' },
+              { type: 'text-delta', id: 'text_1', delta: 'Read.' },
+              { type: 'text-end', id: 'text_1' },
+              { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+            ];
+      return { stream: simulateReadableStream({ chunks: chunks as never[] }) };
+    },
+  });
+  const agent = new Agent({
+    id: 'projects',
+    name: 'Projects',
+    instructions: 'You manage projects.',
+    model: model as unknown as AgentConfig['model'],
+    tools,
+  });
+  new Mastra({ agents: { projects: agent }, storage: new InMemoryStore(), logger: false });
+  return { agent, model };
+}
+
+/** The tool names a model was offered on its first step. */
+function offeredTo(model: MockLanguageModelV3): readonly string[] | undefined {
+  return model.doGenerateCalls[0]?.tools?.map((tool) => tool.name);
+}
+
+describe('the tools in an Agent', () => {
+  it('create, read and chat, each typed result reaching the model', async () => {
+    const { agent, prompts } = scriptedAgent(agentchatTools(client), [
+      () => ({
+        calls: [{ name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } }],
+      }),
+      (prompt) => {
+        const created = lastToolOutput(prompt) as { value: { id: string } };
+        return { calls: [{ name: 'get_project', input: { id: created.value.id } }] };
+      },
+      (prompt) => {
+        const project = lastToolOutput(prompt) as { value: { id: string } };
+        return {
+          calls: [
+            { name: 'send_message', input: { projectId: project.value.id, message: 'A plan?' } },
+          ],
+        };
+      },
+      () => ({ text: 'Done.' }),
+    ]);
+
+    const result = await agent.generate('Create a project and ask its agent for a plan.', {
+      maxSteps: 5,
+    });
+
+    expect(result.text).toBe('Done.');
+    const [project] = server.service.projects();
+    expect(project).toMatchObject({ name: 'Launch', agentId: 'agent_support' });
+    // Each result reached the model as the SDK's typed value, in JSON.
+    expect(lastToolOutput(prompts[1] ?? [])).toEqual({
+      type: 'json',
+      value: { id: project?.id, name: 'Launch', status: 'active', createdAt: expect.any(String) },
+    });
+    expect(lastToolOutput(prompts[2] ?? [])).toEqual({
+      type: 'json',
+      value: expect.objectContaining({ id: project?.id, agentId: 'agent_support', metadata: {} }),
+    });
+    expect(lastToolOutput(prompts[3] ?? [])).toEqual({
+      type: 'json',
+      value: { message: expect.any(String), suggestions: expect.any(Array) },
+    });
+    // The run's own record holds the typed results too.
+    const results = result.steps.flatMap((step) =>
+      step.content.filter((part) => part.type === 'tool-result'),
+    );
+    expect(results.map((part) => part.toolName)).toEqual([
+      'create_project',
+      'get_project',
+      'send_message',
+    ]);
+  });
+
+  it("gives a missing project as Mastra's tool error, its message without the key", async () => {
+    const { agent, prompts } = scriptedAgent(agentchatTools(client), [
+      () => ({ calls: [{ name: 'get_project', input: { id: 'proj_missing' } }] }),
+      () => ({ text: 'It does not exist.' }),
+    ]);
+
+    const result = await agent.generate('Read proj_missing.', { maxSteps: 3 });
+
+    expect(result.text).toBe('It does not exist.');
+    const seen = lastToolOutput(prompts[1] ?? []) as { type: string; value: string };
+    expect(seen.type).toBe('error-text');
+    expect(seen.value).toMatch(/No project with id "proj_missing" \(request id req_\w+\)$/);
+    expect(JSON.stringify(prompts)).not.toContain(API_KEY);
+    expect(JSON.stringify(result.steps)).not.toContain(API_KEY);
+  });
+
+  it('replaces any other error by one naming only its class', async () => {
+    // A client whose call fails with an error of no SDK's making, its message holding a secret:
+    // what no real client throws, so a stand-in for one.
+    const failing = {
+      projects: {
+        create: client.projects.create.bind(client.projects),
+        get: () => Promise.reject(new TypeError(`bad header Bearer ${API_KEY}`)),
+      },
+      chat: client.chat,
+    } as unknown as Client;
+    const { agent, prompts } = scriptedAgent(agentchatTools(failing), [
+      () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),
+      () => ({ text: 'Failed.' }),
+    ]);
+
+    await agent.generate('Read proj_1.', { maxSteps: 3 });
+
+    expect(lastToolOutput(prompts[1] ?? [])).toEqual({
+      type: 'error-text',
+      value: expect.stringMatching(/^The call failed with an unexpected TypeError; its message/),
+    });
+    expect(JSON.stringify(prompts)).not.toContain(API_KEY);
+  });
+
+  it("refuses arguments with the client's own words, sending nothing", async () => {
+    const { agent, prompts } = scriptedAgent(agentchatTools(client), [
+      () => ({ calls: [{ name: 'create_project', input: { name: 'X', agentID: 'agent_1' } }] }),
+      () => ({ text: 'Oops.' }),
+    ]);
+
+    await agent.generate('Go', { maxSteps: 3 });
+
+    expect(JSON.stringify(lastToolOutput(prompts[1] ?? []))).toMatch(/did you mean agentId/);
+    expect(server.service.requestLog()).toEqual([]);
+  });
+});
+
+describe('needsApproval', () => {
+  const createCall = () => ({
+    calls: [{ name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } }],
+  });
+
+  it('suspends the run and sends nothing until approveToolCallGenerate', async () => {
+    const { agent, prompts } = scriptedAgent(
+      agentchatTools(client, { needsApproval: ['create_project'] }),
+      [createCall, () => ({ text: 'Created.' })],
+    );
+
+    const asked = await agent.generate('Create a project.', { maxSteps: 3 });
+
+    expect(asked.finishReason).toBe('suspended');
+    expect(asked.suspendPayload).toMatchObject({
+      toolName: 'create_project',
+      args: { name: 'Launch', agentId: 'agent_support' },
+    });
+    expect(server.service.requestLog()).toEqual([]);
+
+    const approved = await agent.approveToolCallGenerate({
+      runId: asked.runId as string,
+      toolCallId: (asked.suspendPayload as { toolCallId: string }).toolCallId,
+    });
+
+    expect(approved.text).toBe('Created.');
+    expect(server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+    expect(lastToolOutput(prompts[1] ?? [])).toMatchObject({
+      type: 'json',
+      value: { name: 'Launch', status: 'active' },
+    });
+  });
+
+  it('sends nothing when the call is declined', async () => {
+    const { agent } = scriptedAgent(agentchatTools(client, { needsApproval: true }), [
+      createCall,
+      () => ({ text: 'Not created.' }),
+    ]);
+
+    const asked = await agent.generate('Create a project.', { maxSteps: 3 });
+    expect(asked.finishReason).toBe('suspended');
+    const declined = await agent.declineToolCallGenerate({
+      runId: asked.runId as string,
+      toolCallId: (asked.suspendPayload as { toolCallId: string }).toolCallId,
+    });
+
+    expect(declined.text).toBe('Not created.');
+    expect(server.service.requestLog()).toEqual([]);
+  });
+
+  it('asks for every tool with true, for those named with a list, and for none by default', () => {
+    const approval = (options?: Parameters<typeof agentchatTools>[1]) =>
+      Object.values(agentchatTools(client, options)).map((tool) => tool?.requireApproval);
+    expect(approval({ needsApproval: true })).toEqual([true, true, true]);
+    expect(approval({ needsApproval: ['send_message'] })).toEqual([false, false, true]);
+    expect(approval()).toEqual([false, false, false]);
+  });
+});
+
+describe('tools and readOnly', () => {
+  it('offer what they say, to the model too', async () => {
+    expect(Object.keys(agentchatTools(client, { readOnly: true }))).toEqual(['get_project']);
+    expect(Object.keys(agentchatTools(client, { tools: ['send_message'] }))).toEqual([
+      'send_message',
+    ]);
+    const { agent, model } = scriptedAgent(agentchatTools(client, { readOnly: true }), [
+      () => ({ text: 'Nothing to do.' }),
+    ]);
+
+    await agent.generate('Hello');
+
+    expect(offeredTo(model)).toEqual(['get_project']);
+    expect(model.doGenerateCalls[0]?.tools?.[0]).toMatchObject({
+      type: 'function',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    });
+    const some = scriptedAgent(agentchatTools(client, { tools: ['send_message', 'get_project'] }), [
+      () => ({ text: 'Nothing to do.' }),
+    ]);
+    await some.agent.generate('Hello');
+    expect(offeredTo(some.model)).toEqual(['get_project', 'send_message']);
+  });
+
+  it('leave metadata open to any JSON object, which the model can fill', async () => {
+    const { agent, model } = scriptedAgent(agentchatTools(client), [
+      () => ({
+        calls: [
+          {
+            name: 'create_project',
+            input: { name: 'Tagged', agentId: 'agent_1', metadata: { tier: 2 } },
+          },
+        ],
+      }),
+      () => ({ text: 'Created.' }),
+    ]);
+
+    await agent.generate('Go', { maxSteps: 3 });
+
+    const create = model.doGenerateCalls[0]?.tools?.find((tool) => tool.name === 'create_project');
+    const inputSchema = (create as { inputSchema?: unknown } | undefined)?.inputSchema as {
+      additionalProperties: unknown;
+      properties: { metadata: Record<string, unknown> };
+    };
+    expect(inputSchema.additionalProperties).toBe(false);
+    expect(inputSchema.properties.metadata).toMatchObject({ type: 'object' });
+    expect(inputSchema.properties.metadata.additionalProperties).toBeUndefined();
+    expect(server.service.projects().map((project) => project.metadata)).toEqual([{ tier: 2 }]);
+  });
+
+  it('are refused when wrong, with a ConfigurationError that says what to write', () => {
+    expect(() => agentchatTools(client, { readOnly: true, tools: ['create_project'] })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => agentchatTools(client, { tools: ['get_projects' as never] })).toThrow(
+      /did you mean get_project\?/,
+    );
+    expect(() => agentchatTools(client, { needsAproval: true } as never)).toThrow(
+      /Unknown option needsAproval of agentchat\/mastra; did you mean needsApproval\?/,
+    );
+    expect(() => agentchatTools({} as Client)).toThrow(
+      /agentchat\/mastra's agentchatTools needs a Client/,
+    );
+  });
+});
+
+describe('abort', () => {
+  it('the abortSignal of agent.generate reaches the request in flight', async () => {
+    const signals: AbortSignal[] = [];
+    const watched = new Client({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      maxRetries: 0,
+      // Longer than the test waits: only the run's abort can end the request the mock holds.
+      timeout: 600_000,
+      fetch: (input, init) => {
+        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+        if (signal) signals.push(signal);
+        return fetch(input, init);
+      },
+    });
+    server.service.enqueue({ kind: 'hang' });
+    const { agent, prompts } = scriptedAgent(agentchatTools(watched), [
+      () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),
+      () => ({ text: 'Read.' }),
+    ]);
+    const controller = new AbortController();
+
+    const run = agent.generate('Read proj_1.', { maxSteps: 3, abortSignal: controller.signal });
+    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    expect(signals.map((signal) => signal.aborted)).toEqual([false]);
+    controller.abort(new Error('the user moved on'));
+
+    const result = await run;
+    await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
+    // The run ends at the aborted call: the model is not asked again, nothing else is sent.
+    expect(prompts).toHaveLength(1);
+    expect(result.text).toBe('');
+    expect(server.service.requestLog()).toHaveLength(1);
+  });
+});
+
+describe('agent.stream', () => {
+  it('suspends at a tool-call-approval chunk, sending nothing until approveToolCall', async () => {
+    const { agent } = streamingAgent(agentchatTools(client, { needsApproval: ['get_project'] }));
+
+    const asked = await agent.stream('Read proj_1.', { maxSteps: 3 });
+    const chunks = [];
+    for await (const chunk of asked.fullStream) chunks.push(chunk);
+
+    const approval = chunks.find((chunk) => chunk.type === 'tool-call-approval');
+    expect(approval?.payload).toMatchObject({ toolName: 'get_project', args: { id: 'proj_1' } });
+    const { toolCallId } = (approval?.payload ?? {}) as { toolCallId: string };
+    expect(server.service.requestLog()).toEqual([]);
+
+    const approved = await agent.approveToolCall({
+      runId: asked.runId,
+      toolCallId,
+    });
+    expect(await approved.text).toBe('Read.');
+    expect(server.service.requestLog().map((request) => request.path)).toEqual([
+      expect.stringMatching(/\/v1\/projects\/proj_1$/),
+    ]);
+  });
+
+  it('passes its abortSignal to the request in flight', async () => {
+    const signals: AbortSignal[] = [];
+    const watched = new Client({
+      apiKey: API_KEY,
+      baseUrl: server.baseUrl,
+      maxRetries: 0,
+      // Longer than the test waits: only the run's abort can end the request the mock holds.
+      timeout: 600_000,
+      fetch: (input, init) => {
+        if (init?.signal) signals.push(init.signal);
+        return fetch(input, init);
+      },
+    });
+    server.service.enqueue({ kind: 'hang' });
+    const { agent, model } = streamingAgent(agentchatTools(watched));
+    const controller = new AbortController();
+
+    const run = await agent.stream('Read proj_1.', { maxSteps: 3, abortSignal: controller.signal });
+    const consumed = (async () => {
+      for await (const _chunk of run.fullStream);
+    })();
+    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    controller.abort(new Error('the user moved on'));
+    await consumed;
+
+    await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
+    expect(model.doStreamCalls).toHaveLength(1);
+  });
+});
