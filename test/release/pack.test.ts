@@ -72,6 +72,8 @@ const ALLOWED = [
   /^dist\/mcp\/sign-in-front(\.unavailable)?\.(js|cjs)(\.map)?$/,
   // toNodeListener's adapter, loaded on Node.js through `#node-adapter`, and its stub alike.
   /^dist\/mcp\/node-adapter(\.unavailable)?\.(js|cjs)(\.map)?$/,
+  // The MCP Apps views' script and style (`#mcp-views`), and the list of what they were built from.
+  /^dist\/mcp\/apps\/views\.cjs(\.map)?$/,
   // agentchat/otel's instrumentation in CJS, which its CJS entry requires only once it has found
   // the OpenTelemetry peers (src/otel/entry.cjs.ts); the ESM build shares a chunk instead.
   /^dist\/otel\/instrumentation\.cjs(\.map)?$/,
@@ -213,7 +215,7 @@ describe('npm pack', () => {
     }
   });
 
-  it('stays small: under 4.8 MB unpacked, 1,280 KB packed', () => {
+  it('stays small: under 5.5 MB unpacked, 1,430 KB packed', () => {
     // Measured at about 3.07 MB unpacked and 800 KB packed (2.89 MB and 770 KB before the errors,
     // inputs, deprecated aliases and upgrading guide of 1.3.0 added 174 KB: mostly TSDoc, carried
     // again by each build's declarations and source maps): source maps with their sources inlined
@@ -267,7 +269,11 @@ describe('npm pack', () => {
     // upstream discovered at start, the signing keys' formats, `toNodeListener`, and the consent
     // and error pages' look, with their longer guide) then brought it to 4.84 MB (4,726 KiB) and
     // 1,285 KB (1,255 KiB).
-    expect(packed.unpackedSize).toBeLessThan(4800 * 1024);
-    expect(packed.size).toBeLessThan(1280 * 1024);
+    // The MCP Apps views (issue 52) then added 714 KB unpacked and 151 KB packed: their one
+    // script and style, the extension's `App` class with the MCP client and zod it needs (709 KB
+    // minified, 150 KB gzip), shipped once in dist/mcp/apps/views.cjs: 5.55 MB (5,422 KiB) and
+    // 1,436 KB (1,402 KiB).
+    expect(packed.unpackedSize).toBeLessThan(5500 * 1024);
+    expect(packed.size).toBeLessThan(1430 * 1024);
   });
 });
