@@ -29,6 +29,11 @@ export async function buildViewAssets(outdir = join(viewSources, '..')): Promise
     // What the hosts' webviews run: Chromium, Safari and Firefox of the last two years.
     target: ['chrome111', 'safari16.4', 'firefox115'],
     legalComments: 'none',
+    // zod, which the extension's `App` class and the MCP client validate messages with, tries
+    // `new Function` on its first parse, at load, to speed up its parsing; the host's default
+    // Content-Security-Policy has no `unsafe-eval`, and the attempt shows there as a violation.
+    // zod reads this global configuration as it loads, before any parse.
+    banner: { js: 'globalThis.__zod_globalConfig={jitless:true};' },
     metafile: true,
     write: false,
     logLevel: 'silent',
