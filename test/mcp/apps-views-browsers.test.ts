@@ -32,6 +32,8 @@ const MARKUP = '<img src="/pwned.png" onerror="parent.pwned=1"><b>bold</b>';
 const FIRST_REPLY = `Hello! I can help with refunds and orders. ${MARKUP}`;
 const SUGGESTIONS = ['Track my refund', 'Talk to a person'];
 const NEXT_REPLY = 'Your refund was sent on Monday and arrives within five days.';
+/** The first reply of the docs' pictures, without the markup. */
+const PLAIN_REPLY = 'Hello! I can help with refunds and orders. What do you need?';
 
 let mock: MockServer;
 let mcp: McpHttpProcess;
@@ -43,7 +45,9 @@ beforeAll(async () => {
     agent: ({ message }) =>
       message === SUGGESTIONS[0]
         ? { message: NEXT_REPLY, suggestions: ['Thanks!'] }
-        : { message: FIRST_REPLY, suggestions: SUGGESTIONS },
+        : message === 'Hi'
+          ? { message: PLAIN_REPLY, suggestions: SUGGESTIONS }
+          : { message: FIRST_REPLY, suggestions: SUGGESTIONS },
   });
   // The bin as `npx tsx src/mcp/bin.ts` runs it; test/package/mcp-apps.test.ts runs the packed one.
   mcp = await startMcpHttp(
@@ -105,7 +109,7 @@ async function expectNoRequestNorMarkup(page: EnginePage): Promise<void> {
     })`),
   );
   expect(frame).toEqual({ resources: 0, violations: [], made: 0 });
-  expect(await page.evaluate<unknown>('window.pwned')).toBeUndefined();
+  expect(await page.evaluate<string>('typeof window.pwned')).toBe('undefined');
   // The host's server saw the page, its script and its MCP requests, nothing from the view.
   expect(new Set(host.requests().filter((path) => path !== '/favicon.ico'))).toEqual(
     new Set(['/', '/host.js', '/mcp']),
@@ -222,4 +226,51 @@ describe.each(engines)('in %s', { timeout: 240_000 }, (engine) => {
       }
     },
   );
+});
+
+/**
+ * The pictures docs/mcp.md shows (docs/images/mcp-apps-*.png), made from the same host with
+ * plain content, in Chromium: each view light and dark, at 320 px and at a desktop column's
+ * 768 px, in a frame no taller than it needs. Written to .tmp/apps-views/docs/ to be looked at
+ * and copied into docs/images/ when the views' look changes.
+ */
+describe('the docs pictures', { timeout: 240_000 }, () => {
+  it.each(['light', 'dark'] as const)('%s, at 320 and 768 px', async (theme) => {
+    await mkdir(join(shots, 'docs'), { recursive: true });
+    const created = await fetch(`${mock.baseUrl}/v1/projects`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Customer support',
+        agentId: 'agent_support',
+        metadata: { team: 'EMEA', tier: 2 },
+      }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const page = await openEnginePage('chromium', { width: 320, height: 200, colorScheme: theme });
+    try {
+      for (const width of [320, 768]) {
+        await page.setWidth(width);
+        await page.goto(
+          host.pageUrl({
+            tool: 'send_message',
+            args: { projectId: id, message: 'Hi' },
+            theme,
+            width,
+          }),
+        );
+        await shown(page, 'button.suggestion');
+        await page.evaluate(inView("view.querySelector('button.suggestion').click()"));
+        await expect
+          .poll(() => page.evaluate<number>(inView("view.querySelectorAll('.reply').length")))
+          .toBe(2);
+        await shoot(page, `docs/chat-${theme}-${width}`);
+        await page.goto(host.pageUrl({ tool: 'get_project', args: { id }, theme, width }));
+        await shown(page, '.card');
+        await shoot(page, `docs/project-${theme}-${width}`);
+      }
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -4,6 +4,8 @@
  * `apps: false`, scoped with the tools; and a host without the extension sees the answers it saw
  * before the views, but for `_meta`.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   InMemoryTransport,
   Client as McpClient,
@@ -204,5 +206,28 @@ describe('agentchat-mcp --no-apps', () => {
 
   it('says so in its --help', () => {
     expect(USAGE).toMatch(/--no-apps\s+leave out the MCP Apps views/);
+  });
+});
+
+describe('the pictures of the views in docs/mcp.md', () => {
+  it('are the mcp-apps files of docs/images, each shown, each a small PNG', async () => {
+    // Linked by their address in the repository: docs/images does not ship in the package.
+    const docs = join(import.meta.dirname, '../../docs');
+    const guide = await readFile(join(docs, 'mcp.md'), 'utf8');
+    const shown = [
+      ...guide.matchAll(
+        /!\[[^\]]+\]\(https:\/\/github\.com\/agentchat\/agentchat-js\/raw\/main\/docs\/images\/(mcp-apps-[^)]+)\)/g,
+      ),
+    ].map((match) => match[1]);
+    const files = (await readdir(join(docs, 'images'))).filter((file) =>
+      file.startsWith('mcp-apps-'),
+    );
+    expect(shown.sort()).toEqual(files.sort());
+    expect(files).toHaveLength(4);
+    for (const file of files) {
+      const png = await readFile(join(docs, 'images', file));
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      expect(png.length).toBeLessThan(40_000);
+    }
   });
 });
