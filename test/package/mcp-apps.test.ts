@@ -7,52 +7,35 @@
  * test/mcp/apps-views-browsers.test.ts shows the same in the three engines from source.
  */
 
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/testing/index.js';
 import { type AppsHost, startAppsHost } from '../helpers/apps-host.js';
-import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
-import { consumerPath } from '../helpers/package-consumer.js';
+import {
+  chatMessages,
+  NEXT_REPLY,
+  newProject,
+  SUGGESTIONS,
+  startPackedMcp,
+  startPackedMock,
+} from '../helpers/apps-packed.js';
+import type { McpHttpProcess } from '../helpers/mcp-http.js';
 import { openEnginePage } from '../helpers/page-engines.js';
-
-const API_KEY = 'sk_test_package';
-/** The repo's Node 22 first, as `npm run test:package` puts it; the bin's shebang asks for `node`. */
-const PATH = `${resolve(import.meta.dirname, '../../node_modules/.bin')}:${process.env.PATH}`;
-const SUGGESTIONS = ['Track my refund', 'Talk to a person'];
 
 let mock: MockServer;
 const started: McpHttpProcess[] = [];
 
 beforeAll(async () => {
-  const testing = (await import(
-    /* @vite-ignore */ pathToFileURL(consumerPath('node_modules/agentchat/dist/testing/index.js'))
-      .href
-  )) as typeof import('../../src/testing/index.js');
-  mock = await testing.startMockServer({
-    port: 0,
-    agent: ({ message }) =>
-      message === SUGGESTIONS[0]
-        ? { message: 'Your refund arrives within five days.', suggestions: [] }
-        : { message: 'Hello! I can help with refunds.', suggestions: SUGGESTIONS },
-  });
+  mock = await startPackedMock();
 });
 afterAll(async () => {
   for (const server of started) await server.stop();
   await mock?.close();
 });
 
-/** The packed bin over HTTP with `flags`, calling the packed mock with the server's own key. */
+/** The packed bin over HTTP with `flags`, stopped after the file's tests. */
 async function packedServer(flags: readonly string[] = []): Promise<McpHttpProcess> {
-  const server = await startMcpHttp(
-    consumerPath('node_modules/.bin/agentchat-mcp'),
-    ['--http', '--port', '0', ...flags],
-    {
-      cwd: consumerPath(),
-      env: { PATH, AGENTCHAT_BASE_URL: mock.baseUrl, AGENTCHAT_API_KEY: API_KEY },
-    },
-  );
+  const server = await startPackedMcp(mock, flags);
   started.push(server);
   return server;
 }
@@ -71,12 +54,7 @@ describe('the packed agentchat-mcp with its views', { timeout: 180_000 }, () => 
   afterAll(() => host?.close());
 
   it('shows the reply, sends a suggestion through the host to the mock, and shows the project card', async () => {
-    const created = await fetch(`${mock.baseUrl}/v1/projects`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Support desk', agentId: 'agent_support' }),
-    });
-    const { id } = (await created.json()) as { id: string };
+    const id = await newProject(mock, 'Support desk');
     const page = await openEnginePage('chromium', {
       width: 320,
       height: 600,
@@ -109,16 +87,8 @@ describe('the packed agentchat-mcp with its views', { timeout: 180_000 }, () => 
             inView("view.querySelectorAll('.reply')[1]?.textContent ?? null"),
           ),
         )
-        .toBe('Your refund arrives within five days.');
-      const chats = mock.service
-        .requestLog()
-        .filter(
-          ({ method, path }) => method === 'POST' && path.endsWith(`/v1/projects/${id}/chat`),
-        );
-      expect(chats.map(({ body }) => body)).toEqual([
-        { message: 'Hello' },
-        { message: SUGGESTIONS[0] },
-      ]);
+        .toBe(NEXT_REPLY);
+      expect(chatMessages(mock, id)).toEqual([{ message: 'Hello' }, { message: SUGGESTIONS[0] }]);
 
       await page.goto(
         host.pageUrl({ tool: 'get_project', args: { id }, theme: 'light', width: 320 }),
