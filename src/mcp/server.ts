@@ -69,7 +69,9 @@ function instructionsFor(tools: readonly { name: string }[]): string {
  * (`{ projectId, message }`). Arguments are checked by the client's own schemas before anything is
  * sent; each result is the client's typed value as `structuredContent`, with a short text; a
  * failed call is a tool error (`isError: true`) whose text is the error's message, request id
- * included. `tools` and `readOnly` narrow the tools offered. Connect it to any transport of `@modelcontextprotocol/server`, or run the
+ * included. `tools` and `readOnly` narrow the tools offered. Hosts that render MCP Apps show
+ * each result in a view of its own (see {@link McpServerOptions.apps}), which `apps: false` leaves
+ * out. Connect it to any transport of `@modelcontextprotocol/server`, or run the
  * `agentchat-mcp` bin, which serves it on stdio.
  *
  * Needs the optional peer dependency `@modelcontextprotocol/server` (2.x).

@@ -32,6 +32,8 @@ const MARKUP = '<img src="/pwned.png" onerror="parent.pwned=1"><b>bold</b>';
 const FIRST_REPLY = `Hello! I can help with refunds and orders. ${MARKUP}`;
 const SUGGESTIONS = ['Track my refund', 'Talk to a person'];
 const NEXT_REPLY = 'Your refund was sent on Monday and arrives within five days.';
+/** The background the test host passes the views (apps-host-page.ts), as the browser computes it. */
+const HOST_BACKGROUND = { light: 'rgb(251, 250, 247)', dark: 'rgb(31, 30, 27)' };
 /** The first reply of the docs' pictures, without the markup. */
 const PLAIN_REPLY = 'Hello! I can help with refunds and orders. What do you need?';
 
@@ -163,6 +165,12 @@ describe.each(engines)('in %s', { timeout: 240_000 }, (engine) => {
           const [background, text] = await brightness(page);
           if (theme === 'dark') expect(background).toBeLessThan(text);
           else expect(background).toBeGreaterThan(text);
+          // The host's own colour, passed as the extension's --color-background-primary.
+          expect(
+            await page.evaluate<string>(
+              inView('view.defaultView.getComputedStyle(view.body).backgroundColor'),
+            ),
+          ).toBe(HOST_BACKGROUND[theme]);
           const [frameWidth, contentWidth] = await page.evaluate<[number, number]>(
             inView('[view.documentElement.clientWidth, view.documentElement.scrollWidth]'),
           );
