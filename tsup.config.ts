@@ -1,8 +1,10 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { unusedNodeNet } from './scripts/build/unused-node-net.js';
+import { buildViewAssets } from './src/mcp/apps/build-views.js';
 
 const entry = { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' };
 
@@ -68,6 +70,45 @@ const nodeOnlyByImport: Plugin = {
     });
   },
 };
+
+/** Where the MCP Apps views' script and style are written: see `builtViewAssets`. */
+const viewsOut = join(dirname(fileURLToPath(import.meta.url)), 'dist', 'mcp', 'apps');
+/**
+ * The MCP Apps views (src/mcp/apps/): their script and style built once (build-views.ts) and
+ * written to dist/mcp/apps/views.cjs (package.json `imports`: `#mcp-views`), a CommonJS module
+ * that the ESM and CJS builds of agentchat/mcp alike load, by Node.js or a bundler, when a host
+ * first reads a view: the package ships them once (about half a second of build), and nothing
+ * loads them where no host reads one. Beside it, views.cjs.map
+ * names the files they were built from, which the third-party notices read
+ * (scripts/build/third-party-notices.ts).
+ */
+const builtViewAssets: Plugin = {
+  name: 'built-view-assets',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]mcp[\\/]apps[\\/]assets\.ts$/ }, () => ({
+      contents:
+        "export const loadViewAssets = () => import('#mcp-views').then((module) => module.default ?? module);",
+      loader: 'js',
+    }));
+    // By its package.json `imports` name: the code that loads it may land in a shared chunk.
+    build.onResolve({ filter: /^#mcp-views$/ }, ({ path }) => ({ path, external: true }));
+  },
+};
+
+/** Writes dist/mcp/apps/views.cjs and its map: see {@link builtViewAssets}. */
+async function writeViewAssets(): Promise<void> {
+  const { assets, sources } = await buildViewAssets(viewsOut);
+  await mkdir(viewsOut, { recursive: true });
+  await writeFile(
+    join(viewsOut, 'views.cjs'),
+    `'use strict';\nmodule.exports = ${JSON.stringify(assets)};\n`,
+  );
+  // No mappings: the file's strings are the views' own code, which runs in a host, not here.
+  await writeFile(
+    join(viewsOut, 'views.cjs.map'),
+    JSON.stringify({ version: 3, file: 'views.cjs', sources, names: [], mappings: '' }),
+  );
+}
 
 const sources = join(dirname(fileURLToPath(import.meta.url)), 'src');
 
@@ -206,9 +247,10 @@ export default defineConfig([
     format: ['esm'],
     target: 'es2022',
     platform: 'node',
-    esbuildPlugins: [clientByPackageName, nodeOnlyByImport],
+    esbuildPlugins: [clientByPackageName, nodeOnlyByImport, builtViewAssets],
     sourcemap: true,
     treeshake: true,
+    onSuccess: writeViewAssets,
   },
   {
     entry: {
@@ -219,7 +261,7 @@ export default defineConfig([
     format: ['cjs'],
     target: 'es2022',
     platform: 'node',
-    esbuildPlugins: [clientByPackageName, nodeOnlyByImport],
+    esbuildPlugins: [clientByPackageName, nodeOnlyByImport, builtViewAssets],
     sourcemap: true,
     treeshake: true,
   },

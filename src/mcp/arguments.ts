@@ -52,6 +52,9 @@ Options:
                             more (default: none, each caller is its socket's address)
   --tools <a,b>             serve only these tools
   --read-only               serve only the tools that change nothing (get_project)
+  --no-apps                 leave out the MCP Apps views (the reply with its suggestions as
+                            buttons, the project as a card) that hosts rendering MCP Apps show;
+                            with --read-only, only the project's is served
   -h, --help                show this help
   -v, --version             show the version
 
@@ -100,6 +103,8 @@ export interface BinArguments {
   readonly requestTimeoutMs: number;
   /** `--tools a,b` and `--read-only`. */
   readonly scope: McpToolScope;
+  /** False with `--no-apps`: the MCP Apps views are left out. */
+  readonly apps: boolean;
   /** `--authorization-server`, `--resource` and `--introspection`: an OAuth protected resource. */
   readonly authorization: BinAuthorization | undefined;
 }
@@ -142,6 +147,7 @@ const options = {
   'request-timeout': { type: 'string' },
   tools: { type: 'string' },
   'read-only': { type: 'boolean' },
+  'no-apps': { type: 'boolean' },
   'authorization-server': { type: 'string' },
   resource: { type: 'string' },
   audience: { type: 'string', multiple: true },
@@ -235,6 +241,7 @@ export function parseBinArguments(argv: readonly string[]): BinArguments {
           .filter((name) => name !== '') as ToolName[],
       }),
     },
+    apps: !values['no-apps'],
     authorization:
       issuer === undefined
         ? undefined

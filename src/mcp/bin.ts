@@ -76,7 +76,7 @@ async function main(): Promise<number> {
         appInfo: MCP_APP_INFO,
         logger: stderrLogger,
       });
-      face.serveOnStdio(client, args.scope);
+      face.serveOnStdio(client, args.scope, args.apps);
     }
   } catch (error) {
     // Configuration errors name the variable or option to set and never print a value of the

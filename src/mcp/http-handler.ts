@@ -31,7 +31,7 @@ import {
   toolsInScope,
 } from './scope.js';
 import type { McpScopeNames } from './scope-names.js';
-import { isClientLike, serverWithTools } from './server.js';
+import { checkedApps, isClientLike, serverWithTools } from './server.js';
 import type { IntrospectionCredentials } from './token-verifier.js';
 import type { Operations } from './tools.js';
 
@@ -56,6 +56,15 @@ export interface McpHttpHandlerOptions<
   Tools extends readonly ToolName[] = readonly ToolName[],
 > extends McpToolScope<ReadOnly, Tools>,
     McpScopeNames {
+  /**
+   * Offer the MCP Apps views (`ui://agentchat/chat.html` for `send_message`,
+   * `ui://agentchat/project.html` for `create_project` and `get_project`) to hosts that render
+   * them, as `createMcpServer`'s `apps` does. Hosts without the extension see the same results
+   * either way.
+   *
+   * @default true
+   */
+  apps?: boolean;
   /**
    * A client with a key of its own, which every request uses; callers then send no key. Leave it
    * out for pass-through, where each request's `Authorization: Bearer <service key>` is the key.
@@ -323,6 +332,7 @@ export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttp
     throw new ConfigurationError('createMcpHttpHandler: client must be a Client from agentchat.');
   }
   const tools = toolsInScope(options);
+  const apps = checkedApps(options.apps, 'createMcpHttpHandler');
   const origins = [...localhostAllowedOrigins(), ...allowedOrigins.map(originHostname)];
   const hosts = allowedHosts === undefined ? undefined : [...allowedHosts];
   // Pass-through: one client holds the shared options; each request gets its operations with the
@@ -339,14 +349,15 @@ export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttp
     client !== undefined || token === undefined ? shared : withApiKey(shared, token);
   const gate = authorizationGate(options, tools, scopes, front?.keySet);
   const mcp = createMcpHandler(({ authInfo }) => {
-    if (gate === undefined) return serverWithTools(operationsFor(authInfo?.token), tools);
+    if (gate === undefined) return serverWithTools(operationsFor(authInfo?.token), tools, apps);
     // Behind the gate: the server's own credential, the verified caller told to its middleware,
     // and only the tools the token's scopes allow (none without a verified caller).
     return authInfo === undefined
-      ? serverWithTools(shared, [])
+      ? serverWithTools(shared, [], apps)
       : serverWithTools(
           forCaller(shared, callerOf(authInfo)),
           toolsForToken(tools, authInfo, scopes),
+          apps,
         );
   });
 
@@ -469,6 +480,7 @@ const OPTION_NAMES: string[] = [
   'logger',
   'tools',
   'readOnly',
+  'apps',
   'upstreamIssuer',
   'upstreamClientId',
   'upstreamClientSecret',

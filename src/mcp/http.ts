@@ -45,6 +45,7 @@ export async function serveOnHttp(
   const heldWhileStarting = held.logger;
   const shared: McpHttpHandlerOptions = {
     ...args.scope,
+    apps: args.apps,
     allowedOrigins: args.allowedOrigins,
     // A rebound DNS name reaches a loopback server under a Host of its own: refuse it.
     ...(loopback && { allowedHosts: localhostAllowedHostnames() }),

@@ -1,6 +1,7 @@
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { type Client, ConfigurationError, VERSION } from '../index.js';
 import { isClientLike } from '../tools/table.js';
+import { registerToolWithView, registerViews } from './apps/register.js';
 import { AGENTCHAT_ICONS } from './icons.js';
 import { type McpToolScope, type ToolName, toolsInScope } from './scope.js';
 import { toolError, toolSuccess } from './tool-result.js';
@@ -32,6 +33,16 @@ export interface McpServerOptions<
    * @default none: required
    */
   client: Client;
+  /**
+   * Offer the MCP Apps views (the `io.modelcontextprotocol/ui` extension): `send_message`'s
+   * reply with its suggestions as buttons (`ui://agentchat/chat.html`), and `create_project`'s
+   * and `get_project`'s project as a card (`ui://agentchat/project.html`), for hosts that render
+   * them. Hosts without the extension see the same results either way. Only the views of the
+   * tools offered are: with `readOnly`, the project's.
+   *
+   * @default true
+   */
+  apps?: boolean;
 }
 
 /** What each tool is for, in the instructions the model reads when it connects. */
@@ -59,7 +70,9 @@ function instructionsFor(tools: readonly { name: string }[]): string {
  * (`{ projectId, message }`). Arguments are checked by the client's own schemas before anything is
  * sent; each result is the client's typed value as `structuredContent`, with a short text; a
  * failed call is a tool error (`isError: true`) whose text is the error's message, request id
- * included. `tools` and `readOnly` narrow the tools offered. Connect it to any transport of `@modelcontextprotocol/server`, or run the
+ * included. `tools` and `readOnly` narrow the tools offered. Hosts that render MCP Apps show
+ * each result in a view of its own (see {@link McpServerOptions.apps}), which `apps: false` leaves
+ * out. Connect it to any transport of `@modelcontextprotocol/server`, or run the
  * `agentchat-mcp` bin, which serves it on stdio.
  *
  * Needs the optional peer dependency `@modelcontextprotocol/server` (2.x).
@@ -91,14 +104,37 @@ export function createMcpServer<
       'createMcpServer needs { client }: a Client from agentchat, such as new Client().',
     );
   }
-  return serverWithTools(client, toolsInScope(options));
+  return serverWithTools(
+    client,
+    toolsInScope(options),
+    checkedApps(options.apps, 'createMcpServer'),
+  );
 }
 
-/** An MCP server offering `tools` over `operations`; the HTTP handler makes one per request. */
+/**
+ * The `apps` option given to `factory`, `true` when left out.
+ *
+ * @throws {@link agentchat!ConfigurationError} when it is not a boolean.
+ */
+export function checkedApps(apps: unknown, factory: string): boolean {
+  if (apps === undefined) return true;
+  if (typeof apps !== 'boolean') {
+    throw new ConfigurationError(
+      `${factory}: apps must be true or false (whether to offer the MCP Apps views), not a ${typeof apps}.`,
+    );
+  }
+  return apps;
+}
+
+/**
+ * An MCP server offering `tools` over `operations`, with their views unless `apps` is false; the
+ * HTTP handler makes one per request.
+ */
 export function serverWithTools(
   operations: Operations,
   // biome-ignore lint/suspicious/noExplicitAny: tools of different shapes
   tools: readonly AgentChatTool<any, any>[],
+  apps = true,
 ): McpServer {
   const server = new McpServer(
     {
@@ -109,7 +145,8 @@ export function serverWithTools(
     },
     { capabilities: { tools: {} }, instructions: instructionsFor(tools) },
   );
-  for (const tool of tools) registerTool(server, operations, tool);
+  for (const tool of tools) registerTool(server, operations, tool, apps);
+  if (apps) registerViews(server, tools);
   return server;
 }
 
@@ -117,12 +154,15 @@ function registerTool<Input, Output extends object>(
   server: McpServer,
   client: Operations,
   tool: AgentChatTool<Input, Output>,
+  apps: boolean,
 ): void {
   const { name, title, description, annotations, inputSchema, outputSchema } = tool;
-  server.registerTool(
+  registerToolWithView(
+    server,
+    apps,
     name,
     { title, description, annotations, inputSchema, outputSchema, icons: [...AGENTCHAT_ICONS] },
-    async (input, context) => {
+    async (input: Input, context: ServerContext) => {
       try {
         // The host's trace context, when it sends one, is the parent of the call's spans.
         const { _meta: meta, signal } = context.mcpReq;

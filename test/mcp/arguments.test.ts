@@ -25,6 +25,7 @@ describe('agentchat-mcp arguments', () => {
       allowRemote: false,
       requestTimeoutMs: 30_000,
       scope: { readOnly: false },
+      apps: true,
     });
   });
 

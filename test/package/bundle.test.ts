@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { copyFile, cp, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Metafile } from 'esbuild';
 import { build, type Options } from 'tsup';
 import { describe, expect, it } from 'vitest';
+import { buildViewAssets } from '../../src/mcp/apps/build-views.js';
+import { viewHtml } from '../../src/mcp/apps/html.js';
 import tsupConfig from '../../tsup.config.js';
 import {
   bundleForBrowser as bundle,
@@ -229,3 +232,22 @@ async function installBuildWithoutMcp(): Promise<string> {
   for (const app of CLIENT_APPS) await copyFile(consumerPath(app), join(folder, app));
   return folder;
 }
+
+describe('the MCP Apps views', () => {
+  /** What a view may weigh gzipped (api.md): the extension's `App` class alone is about 129 KiB. */
+  const viewBudget = 160 * 1024;
+
+  it(`are each at most ${viewBudget / 1024} KiB gzip, as the build makes them`, async () => {
+    const { assets } = await buildViewAssets();
+    for (const view of ['chat', 'project'] as const) {
+      const html = viewHtml(view, assets);
+      const gzip = gzipSync(html, { level: 9 }).length;
+      console.log(
+        `[size] the ${view} view: ${(gzip / 1024).toFixed(2)} KiB gzip, ` +
+          `${((viewBudget - gzip) / 1024).toFixed(2)} KiB under the ${viewBudget / 1024} KiB budget ` +
+          `(${(html.length / 1024).toFixed(1)} KiB as sent)`,
+      );
+      expect(gzip).toBeLessThanOrEqual(viewBudget);
+    }
+  });
+});

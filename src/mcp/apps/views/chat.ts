@@ -1,0 +1,78 @@
+/**
+ * `ui://agentchat/chat.html`, the view of `send_message`: the agent's reply, and its suggestions
+ * as buttons. Pressing one sends it to the same project through the host (`tools/call` of
+ * `send_message`, which the host may show or ask about) and shows the next reply below.
+ */
+import type { App } from '@modelcontextprotocol/ext-apps';
+import { connectView, element, errorText, structured, type ToolResult } from './view.js';
+
+/** A suggestion as the person reads it and as it is sent: its text, or its JSON. */
+const suggestionText = (suggestion: unknown): string =>
+  typeof suggestion === 'string' ? suggestion : JSON.stringify(suggestion);
+
+/** Draws the conversation into `conversation` as the host tells it of the tool's call. */
+export function showChat(conversation: HTMLElement): void {
+  const waiting = element('p', 'waiting', 'Waiting for the agent…');
+  conversation.append(waiting);
+  /** The project the conversation is with, from the tool's input. */
+  let projectId: string | undefined;
+  let app: App | undefined;
+
+  /** One turn of the agent: its reply, then its suggestions as buttons; or the error. */
+  const showTurn = (result: ToolResult): void => {
+    waiting.remove();
+    const turn = element('section', 'turn');
+    const reply = structured(result);
+    if (result.isError || typeof reply?.message !== 'string') {
+      turn.append(element('p', 'error', errorText(result) || 'The agent sent no reply.'));
+      conversation.append(turn);
+      return;
+    }
+    turn.append(element('p', 'reply', reply.message));
+    const suggestions = Array.isArray(reply.suggestions) ? reply.suggestions : [];
+    if (suggestions.length > 0) {
+      const group = element('div', 'suggestions');
+      group.setAttribute('role', 'group');
+      group.setAttribute('aria-label', 'Suggested follow-ups');
+      for (const suggestion of suggestions) {
+        const text = suggestionText(suggestion);
+        const button = element('button', 'suggestion', text);
+        button.type = 'button';
+        button.disabled = projectId === undefined;
+        button.addEventListener('click', () => void follow(text, group));
+        group.append(button);
+      }
+      turn.append(group);
+    }
+    conversation.append(turn);
+  };
+
+  /** Sends a suggestion to the project through the host, and shows the reply below it. */
+  const follow = async (message: string, group: HTMLElement): Promise<void> => {
+    if (app === undefined || projectId === undefined) return;
+    const buttons = [...group.querySelectorAll('button')];
+    for (const button of buttons) button.disabled = true;
+    conversation.append(element('p', 'sent', message));
+    try {
+      showTurn(
+        await app.callServerTool({ name: 'send_message', arguments: { projectId, message } }),
+      );
+    } catch (error) {
+      // The host refused or lost the call: said as it said it, and the person may try again.
+      conversation.append(
+        element('p', 'error', error instanceof Error ? error.message : 'The host did not send it.'),
+      );
+      for (const button of buttons) button.disabled = false;
+    }
+  };
+
+  void connectView('chat', {
+    input: (args) => {
+      if (typeof args.projectId === 'string') projectId = args.projectId;
+      if (typeof args.message === 'string') waiting.before(element('p', 'sent', args.message));
+    },
+    result: showTurn,
+  }).then((connected) => {
+    app = connected;
+  });
+}

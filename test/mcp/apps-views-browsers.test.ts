@@ -1,0 +1,284 @@
+/**
+ * The MCP Apps views in a host made of the extension's own parts (test/helpers/apps-host.ts: the
+ * official MCP client and the extension's AppBridge, each view in a sandboxed iframe under the
+ * extension's default CSP), in Chromium, Firefox and WebKit, against `agentchat-mcp --http` and
+ * the mock service: the reply and its suggestions shown, a suggestion pressed reaching the mock as
+ * a chat message and its reply shown below, the project as a card; a reply and a project name
+ * holding markup shown as text; no request of the views' own; the host's theme, light and dark,
+ * at 320 px and at a desktop width. The shots are kept in .tmp/apps-views/ to look at; Chromium's
+ * are the pictures docs/mcp.md shows (docs/images/mcp-apps-*.png).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { type AppsHost, startAppsHost } from '../helpers/apps-host.js';
+import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
+import {
+  type ColorScheme,
+  type EnginePage,
+  engines,
+  openEnginePage,
+} from '../helpers/page-engines.js';
+import { tsxLoader } from '../helpers/run-process.js';
+
+const API_KEY = 'sk_apps_views_3b8e51c2';
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const shots = join(repo, '.tmp/apps-views');
+
+/** What the agent says, and markup that must show as text, never become an element. */
+const MARKUP = '<img src="/pwned.png" onerror="parent.pwned=1"><b>bold</b>';
+const FIRST_REPLY = `Hello! I can help with refunds and orders. ${MARKUP}`;
+const SUGGESTIONS = ['Track my refund', 'Talk to a person'];
+const NEXT_REPLY = 'Your refund was sent on Monday and arrives within five days.';
+/** The background the test host passes the views (apps-host-page.ts), as the browser computes it. */
+const HOST_BACKGROUND = { light: 'rgb(251, 250, 247)', dark: 'rgb(31, 30, 27)' };
+/** The first reply of the docs' pictures, without the markup. */
+const PLAIN_REPLY = 'Hello! I can help with refunds and orders. What do you need?';
+
+let mock: MockServer;
+let mcp: McpHttpProcess;
+let host: AppsHost;
+
+beforeAll(async () => {
+  mock = await startMockServer({
+    apiKeys: [API_KEY],
+    agent: ({ message }) =>
+      message === SUGGESTIONS[0]
+        ? { message: NEXT_REPLY, suggestions: ['Thanks!'] }
+        : message === 'Hi'
+          ? { message: PLAIN_REPLY, suggestions: SUGGESTIONS }
+          : { message: FIRST_REPLY, suggestions: SUGGESTIONS },
+  });
+  // The bin as `npx tsx src/mcp/bin.ts` runs it; test/package/mcp-apps.test.ts runs the packed one.
+  mcp = await startMcpHttp(
+    process.execPath,
+    [...tsxLoader, 'src/mcp/bin.ts', '--http', '--port', '0'],
+    {
+      cwd: repo,
+      env: { ...process.env, AGENTCHAT_API_KEY: API_KEY, AGENTCHAT_BASE_URL: mock.baseUrl },
+    },
+  );
+  host = await startAppsHost(mcp.url);
+  await mkdir(shots, { recursive: true });
+}, 60_000);
+afterAll(async () => {
+  await host?.close();
+  await mcp?.stop();
+  await mock?.close();
+});
+
+/** A project in the mock, made through the service as an agent would have. */
+async function newProject(name: string): Promise<string> {
+  const response = await fetch(`${mock.baseUrl}/v1/projects`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name,
+      agentId: 'agent_support',
+      metadata: { tier: 2, launchDate: '2026-12-01' },
+    }),
+  });
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** An expression for the view's document, inside the host page's frame. */
+const inView = (expression: string) =>
+  `(() => { const view = document.querySelector('iframe')?.contentDocument; return view ? ${expression} : null; })()`;
+
+/** Waits for the host to have handed the view its result, and for the view to draw `selector`. */
+async function shown(page: EnginePage, selector: string): Promise<void> {
+  await expect.poll(() => page.evaluate<string[]>('window.appsHost?.errors ?? []')).toEqual([]);
+  await expect
+    .poll(
+      () =>
+        page.evaluate<boolean>(inView(`view.querySelector(${JSON.stringify(selector)}) !== null`)),
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe(true);
+}
+
+/** What the view did not do: load anything, break the CSP, or turn text into elements. */
+async function expectNoRequestNorMarkup(page: EnginePage): Promise<void> {
+  const frame = await page.evaluate<{ resources: number; violations: string[]; made: number }>(
+    inView(`({
+      resources: view.defaultView.performance.getEntriesByType('resource').length,
+      violations: view.defaultView.cspViolations,
+      made: view.querySelectorAll('main img, main b').length,
+    })`),
+  );
+  expect(frame).toEqual({ resources: 0, violations: [], made: 0 });
+  expect(await page.evaluate<string>('typeof window.pwned')).toBe('undefined');
+  // The host's server saw the page, its script and its MCP requests, nothing from the view.
+  expect(new Set(host.requests().filter((path) => path !== '/favicon.ico'))).toEqual(
+    new Set(['/', '/host.js', '/mcp']),
+  );
+}
+
+/** The body's background and text colours, each as the sum of its RGB parts. */
+function brightness(page: EnginePage): Promise<[number, number]> {
+  return page.evaluate<[number, number]>(
+    inView(`[view.defaultView.getComputedStyle(view.body).backgroundColor, view.defaultView.getComputedStyle(view.body).color]
+      .map((color) => color.match(/\\d+/g).slice(0, 3).reduce((sum, part) => sum + Number(part), 0))`),
+  );
+}
+
+/** The shot of the page: the view's frame at its top left. */
+async function shoot(page: EnginePage, name: string): Promise<void> {
+  const png = await page.screenshot();
+  // A blank shot (one colour) compresses to under 1 KB; a view's text to several.
+  expect(png.length).toBeGreaterThan(3_000);
+  await writeFile(join(shots, `${name}-${page.engine}.png`), png);
+}
+
+describe.each(engines)('in %s', { timeout: 240_000 }, (engine) => {
+  it.each(['light', 'dark'] as const)(
+    '%s: the chat view shows the reply and suggestions, sends one, shows the next reply; the project card; at 320 px and 1024 px',
+    async (theme: ColorScheme) => {
+      const projectId = await newProject(`Launch ${MARKUP}`);
+      // WebKitGTK's window is never narrower than 447 px: the frame is 320 px inside it.
+      const page = await openEnginePage(engine, { width: 480, height: 900, colorScheme: theme });
+      try {
+        for (const width of [320, 1024]) {
+          await page.setWidth(Math.max(width, engine === 'webkit' ? 480 : width));
+          const logged = mock.service.requestLog().length;
+          await page.goto(
+            host.pageUrl({
+              tool: 'send_message',
+              args: { projectId, message: 'Hello' },
+              theme,
+              width,
+            }),
+          );
+          await shown(page, 'button.suggestion');
+          expect(
+            await page.evaluate<string>(inView("view.querySelector('.reply').textContent")),
+          ).toBe(FIRST_REPLY);
+          expect(
+            await page.evaluate<string[]>(
+              inView("[...view.querySelectorAll('button.suggestion')].map((b) => b.textContent)"),
+            ),
+          ).toEqual(SUGGESTIONS);
+          const [background, text] = await brightness(page);
+          if (theme === 'dark') expect(background).toBeLessThan(text);
+          else expect(background).toBeGreaterThan(text);
+          // The host's own colour, passed as the extension's --color-background-primary.
+          expect(
+            await page.evaluate<string>(
+              inView('view.defaultView.getComputedStyle(view.body).backgroundColor'),
+            ),
+          ).toBe(HOST_BACKGROUND[theme]);
+          const [frameWidth, contentWidth] = await page.evaluate<[number, number]>(
+            inView('[view.documentElement.clientWidth, view.documentElement.scrollWidth]'),
+          );
+          expect(frameWidth).toBe(width);
+          expect(contentWidth).toBeLessThanOrEqual(frameWidth);
+          await shoot(page, `chat-${theme}-${width}`);
+
+          // A suggestion pressed: through the host to the server, to the mock, and back.
+          await page.evaluate(inView("view.querySelector('button.suggestion').click()"));
+          await expect
+            .poll(() => page.evaluate<number>(inView("view.querySelectorAll('.reply').length")))
+            .toBe(2);
+          expect(
+            await page.evaluate<string>(
+              inView("[...view.querySelectorAll('.reply')][1].textContent"),
+            ),
+          ).toBe(NEXT_REPLY);
+          expect(await page.evaluate<unknown>('window.appsHost.calls')).toEqual([
+            { name: 'send_message', arguments: { projectId, message: SUGGESTIONS[0] } },
+          ]);
+          const chats = mock.service
+            .requestLog()
+            .slice(logged)
+            .filter(({ method, path }) => method === 'POST' && path.endsWith('/chat'));
+          expect(chats.map(({ body }) => body)).toEqual([
+            { message: 'Hello' },
+            { message: SUGGESTIONS[0] },
+          ]);
+          expect(chats.every(({ path }) => path.includes(projectId))).toBe(true);
+          await expectNoRequestNorMarkup(page);
+          await shoot(page, `chat-followed-${theme}-${width}`);
+
+          await page.goto(
+            host.pageUrl({ tool: 'get_project', args: { id: projectId }, theme, width }),
+          );
+          await shown(page, '.card');
+          expect(
+            await page.evaluate<string>(inView("view.querySelector('.name').textContent")),
+          ).toBe(`Launch ${MARKUP}`);
+          const fields = await page.evaluate<string[]>(
+            inView("[...view.querySelectorAll('dt, dd')].map((cell) => cell.textContent)"),
+          );
+          expect(fields.slice(0, 6)).toEqual([
+            'Id',
+            projectId,
+            'Status',
+            'active',
+            'Agent',
+            'agent_support',
+          ]);
+          expect(fields).toContain('Created');
+          expect(JSON.parse(fields[fields.length - 1] as string)).toEqual({
+            tier: 2,
+            launchDate: '2026-12-01',
+          });
+          await expectNoRequestNorMarkup(page);
+          await shoot(page, `project-${theme}-${width}`);
+        }
+      } finally {
+        await page.close();
+      }
+    },
+  );
+});
+
+/**
+ * The pictures docs/mcp.md shows (docs/images/mcp-apps-*.png), made from the same host with
+ * plain content, in Chromium: each view light and dark, at 320 px and at a desktop column's
+ * 768 px, in a frame no taller than it needs. Written to .tmp/apps-views/docs/ to be looked at
+ * and copied into docs/images/ when the views' look changes.
+ */
+describe('the docs pictures', { timeout: 240_000 }, () => {
+  it.each(['light', 'dark'] as const)('%s, at 320 and 768 px', async (theme) => {
+    await mkdir(join(shots, 'docs'), { recursive: true });
+    const created = await fetch(`${mock.baseUrl}/v1/projects`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Customer support',
+        agentId: 'agent_support',
+        metadata: { team: 'EMEA', tier: 2 },
+      }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const page = await openEnginePage('chromium', { width: 320, height: 200, colorScheme: theme });
+    try {
+      for (const width of [320, 768]) {
+        await page.setWidth(width);
+        await page.goto(
+          host.pageUrl({
+            tool: 'send_message',
+            args: { projectId: id, message: 'Hi' },
+            theme,
+            width,
+          }),
+        );
+        await shown(page, 'button.suggestion');
+        await page.evaluate(inView("view.querySelector('button.suggestion').click()"));
+        await expect
+          .poll(() => page.evaluate<number>(inView("view.querySelectorAll('.reply').length")))
+          .toBe(2);
+        await shoot(page, `docs/chat-${theme}-${width}`);
+        await page.goto(host.pageUrl({ tool: 'get_project', args: { id }, theme, width }));
+        await shown(page, '.card');
+        await shoot(page, `docs/project-${theme}-${width}`);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+});
