@@ -102,6 +102,8 @@ export default defineConfig({
           // test/soak holds the minutes-long proofs (npm run test:soak), each with a shorter
           // twin here.
           exclude: ['test/browser/**', 'test/package/**', 'test/soak/**'],
+          // The tarball and the TypeDoc site, made once before the files that read them start.
+          globalSetup: ['test/global-setup.ts'],
         },
       },
       {
