@@ -1,8 +1,8 @@
 /**
  * The node project's global setup: packs the package and builds the TypeDoc site once per run,
- * before any test file starts, for the files that check them (test/helpers/shared-build.ts says
- * which). Each is made only when the run includes a file that reads it, and a failure to make one
- * is handed to that file, which fails with the build's own output; the other files run on.
+ * before any test file starts, for the files that check them (`readers` below). Each is made
+ * only when the run includes a file that reads it, and a failure to make one is handed to that
+ * file, which fails with the build's own output; the other files run on.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,12 +11,17 @@ import type { LogLevel } from 'typedoc';
 import type { TestProject } from 'vitest/node';
 import { packPackage } from './helpers/pack.js';
 import { runProcess } from './helpers/run-process.js';
-import {
-  type Made,
-  readers,
-  type SharedPackage,
-  type SharedSiteFiles,
-} from './helpers/shared-build.js';
+// Types only: the helper imports vitest's test-side API, which this process need not load.
+import type { Made, SharedPackage, SharedSiteFiles } from './helpers/shared-build.js';
+
+/**
+ * The test files that read each product, relative to the repo: a product is made only when the
+ * run includes a file that reads it, so a run of other files builds nothing.
+ */
+const readers = {
+  sharedPackage: 'test/release/pack.test.ts',
+  sharedSite: 'test/docs/reference.test.ts',
+} as const;
 
 /** Packs from a fresh clone as `npm publish` would (its prepack builds), then extracts it. */
 async function makePackage(scratch: string): Promise<SharedPackage> {
@@ -82,17 +87,26 @@ async function attempt<T>(make: () => Promise<T>): Promise<Made<T>> {
 }
 
 export default async function setup(project: TestProject) {
-  const running = new Set(
-    project.vitest.state.getPaths().map((path) => relative(project.config.root, path)),
-  );
-  const scratch = await mkdtemp(join(tmpdir(), 'agentchat-shared-build-'));
-  const [sharedPackage, sharedSite] = await Promise.all([
-    running.has(readers.sharedPackage)
-      ? attempt(() => makePackage(join(scratch, 'package')))
-      : undefined,
-    running.has(readers.sharedSite) ? attempt(() => makeSite(join(scratch, 'site'))) : undefined,
-  ]);
-  project.provide('sharedPackage', sharedPackage);
-  project.provide('sharedSite', sharedSite);
-  return () => rm(scratch, { recursive: true, force: true });
+  let scratch: string | undefined;
+  /** Makes what the files at `paths` read, in a fresh folder, and provides it to them. */
+  async function makeFor(paths: readonly string[]): Promise<void> {
+    const running = new Set(paths.map((path) => relative(project.config.root, path)));
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+    const folder = await mkdtemp(join(tmpdir(), 'agentchat-shared-build-'));
+    scratch = folder;
+    const [sharedPackage, sharedSite] = await Promise.all([
+      running.has(readers.sharedPackage)
+        ? attempt(() => makePackage(join(folder, 'package')))
+        : undefined,
+      running.has(readers.sharedSite) ? attempt(() => makeSite(join(folder, 'site'))) : undefined,
+    ]);
+    project.provide('sharedPackage', sharedPackage);
+    project.provide('sharedSite', sharedSite);
+  }
+  await makeFor(project.vitest.state.getPaths());
+  // In watch mode a rerun reads the sources as they are now, as a build per file did.
+  project.onTestsRerun((specifications) => makeFor(specifications.map((spec) => spec.moduleId)));
+  return async () => {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  };
 }

@@ -2,8 +2,8 @@
  * What the package's own build makes, made once per run by test/global-setup.ts before any test
  * file starts, and read here by the files that check it: the tarball `npm pack` makes from a
  * fresh clone (test/release/pack.test.ts) and the TypeDoc site (test/docs/reference.test.ts).
- * Building while other files run took minutes on a busy machine; before they start, it has the
- * cores to itself.
+ * Built inside each file's `beforeAll` while other files ran, the two timed out on a busy machine;
+ * made before the files start, they compete with no test file.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -47,19 +47,10 @@ declare module 'vitest' {
   }
 }
 
-/**
- * The test files that read each product, relative to the repo: the global setup makes a product
- * only when the run includes a file that reads it, so a run of other files builds nothing.
- */
-export const readers = {
-  sharedPackage: 'test/release/pack.test.ts',
-  sharedSite: 'test/docs/reference.test.ts',
-} as const;
-
-function made<T>(key: keyof typeof readers, value: Made<T> | undefined): T {
+function made<T>(key: 'sharedPackage' | 'sharedSite', value: Made<T> | undefined): T {
   if (!value) {
     throw new Error(
-      `test/global-setup.ts made no ${key}: add the file that reads it to \`readers\` in test/helpers/shared-build.ts.`,
+      `test/global-setup.ts made no ${key}: add the file that reads it to \`readers\` in test/global-setup.ts.`,
     );
   }
   if ('failure' in value)
