@@ -60,6 +60,10 @@ function browserProject(
       browser: {
         enabled: true,
         headless,
+        // Never vitest's UI in the page. vitest turns it on for a headed browser (the WebKit
+        // project's) unless CI is set, so a developer's `npm test` loaded the UI app in the
+        // MiniBrowser and ran its API server, which a run under CI=true did not.
+        ui: false,
         screenshotFailures,
         provider,
         // vitest types the names its own providers know; WebKitGTK's is `MiniBrowser`.
@@ -98,6 +102,8 @@ export default defineConfig({
           // test/soak holds the minutes-long proofs (npm run test:soak), each with a shorter
           // twin here.
           exclude: ['test/browser/**', 'test/package/**', 'test/soak/**'],
+          // The tarball and the TypeDoc site, made once before the files that read them start.
+          globalSetup: ['test/global-setup.ts'],
         },
       },
       {

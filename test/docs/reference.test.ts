@@ -9,9 +9,10 @@
  * crawls every page and finds no broken internal link or #anchor. Only the built files are
  * checked: links that leave the site are skipped, so the test needs no network.
  *
- * Both are read from one build of the site, made once for this file: building takes seconds.
+ * Both are read from one build of the site, made once per run before any file starts
+ * (test/global-setup.ts): building takes seconds.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LinkChecker } from 'linkinator';
 import {
@@ -20,23 +21,19 @@ import {
   type ProjectReflection,
   ReflectionKind,
 } from 'typedoc';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltSite, buildSite } from '../helpers/build-site.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   fencedTypeScript,
   repo,
   type Snippet,
   typecheckSnippets,
 } from '../helpers/doc-snippets.js';
+import { type SharedSite, sharedSite } from '../helpers/shared-build.js';
 
-let site: BuiltSite;
+let site: SharedSite;
 
 beforeAll(async () => {
-  site = await buildSite();
-}, 120_000);
-
-afterAll(async () => {
-  if (site) await rm(site.out, { recursive: true, force: true });
+  site = await sharedSite();
 });
 
 function requireProject(): ProjectReflection {

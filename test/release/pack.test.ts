@@ -5,22 +5,20 @@
  * secrets. Every relative link in the shipped Markdown, and every guide an error message names,
  * resolves inside the package.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   bundledPackages,
   licenseText,
   NOTICES_FILE,
 } from '../../scripts/build/third-party-notices.js';
 import { brokenRelativeLinks } from '../helpers/markdown-links.js';
-import { type PackResult, packPackage } from '../helpers/pack.js';
-import { runProcess } from '../helpers/run-process.js';
+import type { PackResult } from '../helpers/pack.js';
+import { sharedPackage } from '../helpers/shared-build.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
 
-let scratch: string;
 /** The fresh clone the tarball was packed from; its source maps point into it. */
 let copy: string;
 /** The extracted tarball: what `node_modules/agentchat` holds after an install. */
@@ -28,26 +26,10 @@ let installed: string;
 let packed: PackResult;
 let paths: string[];
 
-beforeAll(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'agentchat-pack-'));
-  copy = join(scratch, 'copy');
-  packed = await packPackage(copy, scratch);
-  installed = join(scratch, 'installed');
-  await mkdir(installed);
-  // npm tarballs hold everything under package/.
-  const untar = await runProcess('tar', [
-    '-xzf',
-    packed.filename,
-    '-C',
-    installed,
-    '--strip-components=1',
-  ]);
-  if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+// Packed once per run, before any file starts, by test/global-setup.ts.
+beforeAll(() => {
+  ({ copy, installed, packed } = sharedPackage());
   paths = packed.files.map((file) => file.path).sort();
-}, 240_000);
-
-afterAll(async () => {
-  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 /** What may ship: the package's documents, its guides, and the builds with their types and maps. */

@@ -41,12 +41,22 @@ function hidden(programs: readonly Listed[]): Listed[] {
   return programs.filter(({ program }) => !isAbsolute(program) || !existsSync(program));
 }
 
-/** The environment of a shell with nothing but `bin` on PATH and none of npm's own variables. */
+/**
+ * The environment of a shell with nothing but `bin` on PATH and none of npm's own variables. With
+ * a fresh cache and `CI` unset, npm would first ask the registry whether a newer npm exists: the
+ * notifier is off, so the test sends nothing beyond this machine whether `CI` is set or not.
+ */
 function freshEnv(bin: string, home: string): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
   );
-  return { ...clean, PATH: bin, HOME: home, npm_config_cache: join(home, '.npm') };
+  return {
+    ...clean,
+    PATH: bin,
+    HOME: home,
+    npm_config_cache: join(home, '.npm'),
+    npm_config_update_notifier: 'false',
+  };
 }
 
 /** Where a program named `name` is found on this machine's PATH. */
