@@ -1,8 +1,8 @@
 /**
  * The import graph of a source folder, read with the TypeScript compiler's parser: every
  * `import` and `export ... from`, type-only ones included, `import()` and `import('...')` types,
- * between files of the folder (its subfolders included). Other specifiers (packages, `node:`)
- * are outside the folder and left out.
+ * between files of the folder (its subfolders included). Other specifiers (packages, `node:`,
+ * and assets a build step reads, such as the MCP Apps views' stylesheet) are left out.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -22,7 +22,7 @@ export function importGraph(folder: string): ImportGraph {
     const path = join(root, file);
     const imported = new Set<string>();
     for (const specifier of specifiers(path)) {
-      if (!specifier.startsWith('.')) continue;
+      if (!specifier.startsWith('.') || /\.css$/.test(specifier)) continue;
       // Sources name the file the build emits: `./call.js` is `./call.ts`.
       const target = relative(root, resolve(dirname(path), specifier.replace(/\.js$/, '.ts')));
       if (!target.startsWith('..')) imported.add(target);
