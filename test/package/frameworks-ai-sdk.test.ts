@@ -4,24 +4,22 @@
  * consumer/ai-sdk-scenario.mjs runs the AI SDK's own loop with its mock model against the mock
  * service, and this test holds the one request it must abort.
  */
-import { execFile, fork } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { chromium } from 'playwright';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { workerCompatibilityDate } from '../../scripts/runtimes/matrix.js';
 import { chromiumLaunchOptions } from '../../vitest.config.js';
 import { runAppPage, serveApps, startMockForApps } from '../helpers/app-page.js';
+import { useFrameworkConsumers } from '../helpers/framework-consumer.js';
 import { bundleForBrowser, useMockServer } from '../helpers/package-consumer.js';
 
-const run = promisify(execFile);
 const mock = useMockServer();
-/** The repo's Node 22 first, as `npm run test:package` puts it. */
-const PATH = `${resolve(import.meta.dirname, '../../node_modules/.bin')}:${process.env.PATH}`;
+const { projectWith, runScenario } = useFrameworkConsumers('ai-sdk', {
+  files: ['ai-sdk-scenario.mjs', 'ai-sdk-loop.mjs', 'ai-sdk-worker.mjs', 'ai-sdk-browser-app.mjs'],
+  mock,
+});
 
 /** The little of miniflare's API used here; it is installed in the runtime cache, not the repo. */
 type MiniflareConstructor = new (options: {
@@ -32,73 +30,9 @@ type MiniflareConstructor = new (options: {
 
 const VERSIONS = { 'ai 6.0.0': 'ai@6.0.0', 'ai 7': 'ai@^7.0.0' } as const;
 
-const folders: string[] = [];
-afterAll(async () => {
-  for (const folder of folders) await rm(folder, { recursive: true, force: true });
-});
-
-/** A project with the tarball and one version of `ai` (and zod, its peer), nothing else. */
-async function projectWith(spec: string): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'agentchat-ai-sdk-'));
-  folders.push(folder);
-  await writeFile(join(folder, 'package.json'), '{ "private": true, "type": "module" }\n');
-  for (const file of [
-    'ai-sdk-scenario.mjs',
-    'ai-sdk-loop.mjs',
-    'ai-sdk-worker.mjs',
-    'ai-sdk-browser-app.mjs',
-  ]) {
-    await cp(join(import.meta.dirname, 'consumer', file), join(folder, file));
-  }
-  await run(
-    'npm',
-    ['install', inject('tarball'), spec, 'zod@^4', '--prefer-offline', '--no-audit', '--no-fund'],
-    { cwd: folder, env: { ...process.env, PATH }, maxBuffer: 16 * 1024 * 1024 },
-  );
-  return folder;
-}
-
-/** Runs the scenario, aborting its last run once the mock holds that run's request. */
-function runScenario(folder: string, label: string): Promise<Record<string, unknown>> {
-  return new Promise((resolvePromise, reject) => {
-    let stdout = '';
-    let stderr = '';
-    const child = fork('ai-sdk-scenario.mjs', [mock.server.baseUrl, label], {
-      cwd: folder,
-      env: { PATH, HOME: process.env.HOME },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    });
-    child.stdout?.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('message', async (message) => {
-      if (message !== 'waiting') return;
-      await expect
-        .poll(
-          () =>
-            mock.server.service
-              .requestLog()
-              .some((request) => request.path.endsWith('/v1/projects/proj_hang')),
-          { timeout: 60_000 },
-        )
-        .toBe(true);
-      child.send('abort');
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const last = stdout.trim().split('\n').at(-1) ?? '';
-      if (code === 0) resolvePromise(JSON.parse(last) as Record<string, unknown>);
-      else reject(new Error(`the scenario exited with ${code}:\n${stdout}\n${stderr}`));
-    });
-  });
-}
-
 describe.each(Object.entries(VERSIONS))('agentchat/ai-sdk with %s', (label, spec) => {
   it("runs the three tools in the AI SDK's loop: results, errors, approval, scope and abort", async () => {
-    const folder = await projectWith(spec);
+    const folder = await projectWith([spec, 'zod@^4']);
     mock.server.service.enqueue({ kind: 'hang', path: '/v1/projects/proj_hang' });
 
     const result = await runScenario(folder, label);
@@ -148,7 +82,7 @@ function expectLoopResults(result: unknown): void {
 
 describe('agentchat/ai-sdk in Cloudflare workerd', () => {
   it("runs the AI SDK's loop with the tools in a worker bundled from the ESM build", async () => {
-    const folder = await projectWith(VERSIONS['ai 7']);
+    const folder = await projectWith([VERSIONS['ai 7'], 'zod@^4']);
     // Bundled the way wrangler bundles a worker: workerd resolves no npm packages itself.
     const bundle = await build({
       entryPoints: [join(folder, 'ai-sdk-worker.mjs')],
@@ -187,7 +121,7 @@ describe('agentchat/ai-sdk in Cloudflare workerd', () => {
 
 describe('agentchat/ai-sdk in headless Chromium', () => {
   it("runs the AI SDK's loop with the tools in a page bundled from the ESM build", async () => {
-    const folder = await projectWith(VERSIONS['ai 7']);
+    const folder = await projectWith([VERSIONS['ai 7'], 'zod@^4']);
     const { code, metafile } = await bundleForBrowser('ai-sdk-browser-app.mjs', {
       entryPoints: [join(folder, 'ai-sdk-browser-app.mjs')],
       absWorkingDir: folder,
