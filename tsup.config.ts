@@ -167,14 +167,16 @@ const packageImport = /^import (?:[\w$*{},\s]+ from )?"(?![.#/]|node:)[^"]+";\n/
  */
 const packagesFirst: OutputPlugin = {
   name: 'packages-first',
-  renderChunk(code, { path }) {
+  renderChunk(code, { path, map }) {
     const imports = [...code.matchAll(packageImport)];
     if (imports.length === 0) return undefined;
     const moved = new MagicString(code);
     // After a bin's `#!` line, which stays the first.
     const top = code.startsWith('#!') ? code.indexOf('\n') + 1 : 0;
     for (const { 0: statement, index } of imports) moved.move(index, index + statement.length, top);
-    return { code: moved.toString(), map: moved.generateMap({ hires: true, source: path }) };
+    // A map only where the build writes one: tsup maps this one through the build's.
+    const movedMap = map ? moved.generateMap({ hires: true, source: path }) : null;
+    return { code: moved.toString(), map: movedMap };
   },
 };
 
