@@ -473,7 +473,9 @@ describe('careless configuration', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(AgentChatError);
-    expect((error as Error).message).toMatch(/apiKey: must not/);
+    expect((error as Error).message).toMatch(
+      /apiKey: expected a non-empty string without surrounding whitespace/,
+    );
     if (key.trim() !== '') expect(leaksOf(error, key.trim())).toEqual([]);
   });
 
