@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
-import { defineConfig } from 'tsup';
+import MagicString from 'magic-string';
+import { defineConfig, type Options } from 'tsup';
 import { unusedNodeNet } from './scripts/build/unused-node-net.js';
 import { buildViewAssets } from './src/mcp/apps/build-views.js';
 
@@ -186,6 +187,41 @@ const instrumentationByName: Plugin = {
   },
 };
 
+/** A plugin of tsup's own: it sees each built file's text before tsup writes it. */
+type OutputPlugin = NonNullable<Options['plugins']>[number];
+
+/**
+ * An import of another package by name (zod/mini, ky), as esbuild writes it before tsup's tree
+ * shaking: a statement at the start of a line, its names on one line or several.
+ */
+const packageImport = /^import (?:[\w$*{},\s]+ from )?"(?![.#/]|node:)[^"]+";\n/gm;
+
+/**
+ * In each built file, the imports of other packages (zod/mini, ky) come first, before those of
+ * the package's own chunks. An app's bundler lays the modules out in the order they are imported:
+ * as esbuild writes the entry (its own chunks' imports first), the code a page takes from the
+ * shared chunk (the error classes, `cut`, "did you mean") lands before zod's and ky's, 40 KiB
+ * away from the rest of the SDK's code, too far for gzip to find what the two have in common.
+ * Imported first, zod and ky lay out first, and the SDK's code sits in one piece after them:
+ * 0.06 KiB off a page's min+gzip. Neither package runs anything of this package's when loaded,
+ * nor the chunks anything of theirs, so which loads first changes nothing else. Tree shaking
+ * (Rollup, after this) keeps the order and merges each package's imports into its first.
+ */
+const packagesFirst: OutputPlugin = {
+  name: 'packages-first',
+  renderChunk(code, { path, map }) {
+    const imports = [...code.matchAll(packageImport)];
+    if (imports.length === 0) return undefined;
+    const moved = new MagicString(code);
+    // After a bin's `#!` line, which stays the first.
+    const top = code.startsWith('#!') ? code.indexOf('\n') + 1 : 0;
+    for (const { 0: statement, index } of imports) moved.move(index, index + statement.length, top);
+    // A map only where the build writes one: tsup maps this one through the build's.
+    const movedMap = map ? moved.generateMap({ hires: true, source: path }) : null;
+    return { code: moved.toString(), map: movedMap };
+  },
+};
+
 // Leave `@internal` declarations (the transport the resource classes are built with) out of the
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
 const dts = {
@@ -217,6 +253,7 @@ export default defineConfig([
     removeNodeProtocol: false,
     external: [/^node:(?!net$)/],
     esbuildPlugins: [unusedNodeNet, subpathImports],
+    plugins: [packagesFirst],
     dts,
     sourcemap: true,
     clean: true,

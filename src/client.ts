@@ -240,6 +240,8 @@ export class Client {
     }
     const agent = userAgent(options.appInfo);
     const transport = new Transport({
+      // The retry budget and the client wait this client shares with its family.
+      ...family,
       credential: bearerCredential(apiKey, log, agent),
       baseUrl: this.baseUrl,
       maxRetries: this.maxRetries,
@@ -255,8 +257,6 @@ export class Client {
       // The transport writes only info and debug lines: at a quieter level (the default) it gets
       // no log, and builds no line per attempt for nobody.
       log: logsAt(logLevel, 'info') ? log : undefined,
-      retryBudget: family.retryBudget,
-      clientWait: family.clientWait,
     });
     this.#transport = transport;
     this.projects = new Projects(transport);

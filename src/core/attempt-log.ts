@@ -38,8 +38,7 @@ export function logAttempt(
   for (const [name, value] of call.request?.headers ?? [])
     headers[name] = scrub(value, call.secrets);
   log(level, `${describeCall(site)} → ${status} (${label}, ${durationMs} ms)${retryNote}`, {
-    method: site.method,
-    path: site.path,
+    ...site,
     status,
     attempt,
     maxAttempts,

@@ -184,9 +184,7 @@ type Fetch = (request: Request, call: Call) => Promise<Response>;
  */
 function sendPlatform(request: Request, call: Call): Promise<Response> {
   const { fetchOptions, callFetchOptions } = call.options;
-  return fetchOptions === undefined && callFetchOptions === undefined
-    ? globalThis.fetch(request)
-    : globalThis.fetch(request, withFetchOptions({}, fetchOptions, callFetchOptions));
+  return globalThis.fetch(request, withFetchOptions({}, fetchOptions, callFetchOptions));
 }
 
 /**

@@ -71,31 +71,31 @@ export class Call {
   /** When the latest attempt started (`Date.now()`), for its duration in the log. */
   attemptStarted = 0;
   /** The latest attempt's request, as sent (headers included). */
-  request: Request | undefined;
+  declare request: Request | undefined;
   /** The latest response, its body already read into `text`. */
-  response: { readonly response: Response; readonly text: string } | undefined;
+  declare response: { readonly response: Response; readonly text: string } | undefined;
   /** The answer's validated body, once the call has succeeded. */
-  data: unknown;
+  declare data: unknown;
   /**
    * What the latest attempt's `fetch` threw, so that the attempt can tell it from a middleware's
    * own failure when a middleware passes it on.
    */
-  attemptError: unknown;
+  declare attemptError: unknown;
   /** The latest attempt's Authorization. */
-  authorization: Authorization | undefined;
+  declare authorization: Authorization | undefined;
   /**
    * True once an attempt ended the call on purpose (a middleware threw, a redirect, a body past
    * the limit): the error stands, unretried.
    */
-  stopped = false;
+  declare stopped?: boolean;
   /** When the call must be over (`Date.now()` time), from its `totalTimeout`; else infinity. */
   declare readonly deadline: number;
   /** True once the call has been replayed after a 401 (it is, at most once). */
-  replayed = false;
+  declare replayed?: boolean;
   /** The token the service refused, until the replay's first attempt has told the key function. */
-  rejectedToken: string | undefined;
+  declare rejectedToken: string | undefined;
   /** The SDK error the latest attempt's failure was read as, so that it is read once. */
-  failure: { readonly source: unknown; readonly error: AgentChatError } | undefined;
+  declare failure: { readonly source: unknown; readonly error: AgentChatError } | undefined;
   /** Tokens the call's retries took from the retry budget: what it gives back if it succeeds. */
   retryTokens = 0;
   /** How long the call has waited, so far, for a wait the service asked of the whole client. */
@@ -104,7 +104,7 @@ export class Call {
    * True when the call succeeded with its body left unread, handed to the caller as it came
    * (`asResponse()`): there is no data.
    */
-  unread = false;
+  declare unread?: boolean;
 
   /** What the call is: its operation. */
   declare readonly endpoint: Endpoint<unknown, unknown>;

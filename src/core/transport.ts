@@ -237,24 +237,22 @@ export class Transport {
       endpoint as Endpoint<unknown, unknown>,
       { method, path: endpoint.path(input.data) },
       {
+        // What the client holds for every call (its credential, retry budget, ...), overridden
+        // by the call's own options where it has them.
+        ...this.#config,
         // `null` (a framework's "no signal") is none.
         signal: options.signal ?? undefined,
         timeout: options.timeout ?? this.#config.timeout,
         totalTimeout: options.totalTimeout ?? this.#config.totalTimeout,
         maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
         maxRetries: options.maxRetries ?? this.#config.maxRetries,
-        credential: this.#config.credential,
         idempotencyKey:
           method !== 'GET' && !form ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined,
         // The call's own middleware runs inside the client's.
         middleware: options.middleware
           ? [...this.#config.middleware, ...options.middleware]
           : this.#config.middleware,
-        retryBudget: this.#config.retryBudget,
-        clientWait: this.#config.clientWait,
-        fetchOptions: this.#config.fetchOptions,
         callFetchOptions,
-        caller: this.#config.caller,
         handOver,
       },
     );
