@@ -100,7 +100,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const mcpb = process.argv.indexOf('--mcpb');
   if (mcpb !== -1) {
     const bundle = process.argv[mcpb + 1];
-    if (bundle === undefined) throw new Error('--mcpb needs the bundle file');
+    if (bundle === undefined) {
+      console.error('--mcpb needs the bundle file: --mcpb agentchat.mcpb');
+      process.exit(2);
+    }
     const file = join(root, 'server.json');
     const server = JSON.parse(await readFile(file, 'utf8')) as ServerJson;
     const updated = withMcpbEntry(server, await readFile(bundle));
