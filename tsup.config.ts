@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
@@ -141,6 +141,44 @@ const clientByPackageName: Plugin = {
   },
 };
 
+/** The bin's --http face, built with agentchat/mcp: see {@link httpFaceByName}. */
+const binHttpFace = 'mcp/bin-http';
+
+/**
+ * The bin's `import('./http.js')`, left to Node as the --http face built with agentchat/mcp
+ * (dist/mcp/bin-http.js), whose peers stay external: the sign-in front and the Node.js adapter
+ * load the user's @modelcontextprotocol/server, and one process must not mix that copy with the
+ * one bundled into the bin for stdio. So --http needs its peers installed, as documented.
+ */
+const httpFaceByName: Plugin = {
+  name: 'http-face-by-name',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/http\.js$/ }, ({ importer, kind }) =>
+      kind === 'dynamic-import' && importer === join(mcpSources, 'bin.ts')
+        ? { path: `./${binHttpFace.split('/')[1]}.js`, external: true }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * The MCP server SDK's files as the bin's source map names them: its published build, not the
+ * sources its own maps point to (a monorepo's folders, and packages it bundled itself, none of
+ * them installed here), so that the third-party notices find the two packages the bin holds.
+ */
+const bundledSdkAsPublished: Plugin = {
+  name: 'bundled-sdk-as-published',
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/]node_modules[\\/]@modelcontextprotocol[\\/](server|core)[\\/].*\.m?js$/ },
+      async ({ path }) => ({
+        contents: (await readFile(path, 'utf8')).replace(/\/\/# sourceMappingURL=\S+\s*$/, ''),
+        loader: 'js',
+      }),
+    );
+  },
+};
+
 const coreSources = join(dirname(fileURLToPath(import.meta.url)), 'src', 'core');
 
 /**
@@ -278,9 +316,9 @@ export default defineConfig([
     treeshake: true,
   },
   {
-    // agentchat/mcp in ESM, with the `agentchat-mcp` bin (ESM only, no types). Optional peers
-    // stay external: the bin loads @modelcontextprotocol/server only once it has checked for it.
-    entry: { ...mcpEntry, 'mcp/bin': 'src/mcp/bin.ts', ...nodeOnlyEntries },
+    // agentchat/mcp in ESM, with the `agentchat-mcp` bin's --http face (see `httpFaceByName`).
+    // Optional peers stay external: the bin loads that face only once it is asked for.
+    entry: { ...mcpEntry, [binHttpFace]: 'src/mcp/http.ts', ...nodeOnlyEntries },
     format: ['esm'],
     target: 'es2022',
     platform: 'node',
@@ -288,6 +326,35 @@ export default defineConfig([
     sourcemap: true,
     treeshake: true,
     onSuccess: writeViewAssets,
+  },
+  {
+    // The `agentchat-mcp` bin (ESM only, no types), one file of its own: the MCP server SDK
+    // bundled in, so that `npx -y agentchat` serves on stdio with no peer installed. Built apart
+    // from agentchat/mcp so that none of that copy lands in a chunk the library shares: the
+    // library keeps handing its user's own copy of the SDK to the user's code. The client comes
+    // from the package by its name, as for the library; zod stays the package's dependency.
+    entry: { 'mcp/bin': 'src/mcp/bin.ts' },
+    format: ['esm'],
+    target: 'es2022',
+    platform: 'node',
+    noExternal: [/^@modelcontextprotocol\/(server|core)(\/|$)/],
+    splitting: false,
+    // Minified, and its map without the sources' text: a bin no one imports or reads, whose
+    // stack traces the map still resolves to file and line: 0.37 MB and a 0.68 MB map, where
+    // built as the others it would be 0.74 MB and a 2 MB map.
+    minify: true,
+    esbuildOptions(options) {
+      options.sourcesContent = false;
+    },
+    esbuildPlugins: [
+      clientByPackageName,
+      nodeOnlyByImport,
+      builtViewAssets,
+      httpFaceByName,
+      bundledSdkAsPublished,
+    ],
+    sourcemap: true,
+    treeshake: true,
   },
   {
     entry: {

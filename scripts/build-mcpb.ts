@@ -1,7 +1,7 @@
 /**
  * `npm run build:mcpb`: packs `agentchat-mcp` as an MCP bundle, `agentchat.mcpb`, for a one-click
- * install in desktop hosts: the packed package with its runtime dependencies and the optional
- * peer `@modelcontextprotocol/server`, and a manifest whose settings the host asks for on install,
+ * install in desktop hosts: the packed package with its runtime dependencies (the bin's build
+ * carries the MCP server SDK it serves on stdio with), and a manifest whose settings the host asks for on install,
  * the API key among them marked `sensitive` (kept in the OS keychain, not in a JSON file).
  *
  *   npm run build:mcpb [-- --tarball agentchat-1.2.0.tgz] [-- --out path/agentchat.mcpb]
@@ -37,7 +37,6 @@ const manifest = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) 
   homepage: string;
   repository: { url: string };
   engines: { node: string };
-  peerDependencies: Record<string, string>;
 };
 const tarball = values.tarball
   ? resolve(values.tarball)
@@ -48,11 +47,12 @@ await writeFile(
   join(bundle, 'package.json'),
   `${JSON.stringify({ name: 'agentchat-mcpb', private: true }, null, 2)}\n`,
 );
-const peer = `@modelcontextprotocol/server@${manifest.peerDependencies['@modelcontextprotocol/server']}`;
 await run(
   'npm',
-  ['install', tarball, peer, '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'],
-  { cwd: bundle },
+  ['install', tarball, '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'],
+  {
+    cwd: bundle,
+  },
 );
 
 const bundleManifest = {

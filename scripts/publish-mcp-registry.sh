@@ -8,6 +8,10 @@
 # The registry checks the npm package before it takes the entry: that the version exists and that
 # its package.json's mcpName is server.json's name. npm may take a moment to serve a version it
 # has just taken, so this waits for it first.
+#
+# Then the desktop bundle: built from the tarball npm serves (npm run build:mcpb), attached to the
+# version's GitHub release (gh, with the job's GITHUB_TOKEN as GH_TOKEN), and listed in server.json
+# with its download URL and SHA-256 (scripts/sync-server-json.ts --mcpb) before the publish.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,10 +29,17 @@ for attempt in $(seq 1 30); do
   sleep 10
 done
 
+# The bundle, from the very tarball npm serves, on the release that changeset publish made (v<version>).
+work=$(mktemp -d)
+tools=$(mktemp -d)
+trap 'rm -rf "$work" "$tools"' EXIT
+tarball=$(npm pack "$name@$version" --pack-destination "$work" --silent)
+npm run build:mcpb -- --tarball "$work/$tarball" --out "$work/agentchat.mcpb"
+gh release upload "v$version" "$work/agentchat.mcpb" --clobber
+npx tsx scripts/sync-server-json.ts --mcpb "$work/agentchat.mcpb"
+
 # mcp-publisher, the registry's own CLI, from its latest GitHub release as the registry documents:
 # the registry refuses an older binary's sign-in ("invalid audience"), so it is not pinned.
-tools=$(mktemp -d)
-trap 'rm -rf "$tools"' EXIT
 os=$(uname -s | tr '[:upper:]' '[:lower:]')
 arch=$(uname -m | sed 's/x86_64/amd64/;s/aarch64/arm64/')
 curl -fsSL "https://github.com/modelcontextprotocol/registry/releases/latest/download/mcp-publisher_${os}_${arch}.tar.gz" |

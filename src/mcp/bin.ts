@@ -12,11 +12,11 @@ import { VERSION } from '../version.js';
 import { type BinArguments, parseBinArguments, USAGE } from './arguments.js';
 import { clientOptionsFromEnv, MCP_APP_INFO } from './config.js';
 
-/** The optional peers each face needs, as `npm install` takes them. */
-const PEERS = {
-  stdio: ['@modelcontextprotocol/server'],
-  http: ['@modelcontextprotocol/server', '@modelcontextprotocol/node'],
-} as const;
+/**
+ * The optional peers --http needs, as `npm install` takes them. The stdio face needs none: the
+ * bin's build carries the MCP server SDK it runs on (see tsup.config.ts).
+ */
+const HTTP_PEERS = ['@modelcontextprotocol/server', '@modelcontextprotocol/node'] as const;
 
 /** The client's log lines, whatever their level, on standard error. */
 const stderrLogger: Logger = {
@@ -53,17 +53,17 @@ async function main(): Promise<number> {
     process.stdout.write(`${args.action === 'help' ? USAGE : VERSION}\n`);
     return 0;
   }
-  // Loaded only now, so that a missing optional peer is one line of advice, not a stack trace.
+  // Loaded only now, so that a missing optional peer of --http is one line of advice, not a
+  // stack trace.
   let face: typeof import('./stdio.js') | typeof import('./http.js');
   try {
     face = args.face === 'http' ? await import('./http.js') : await import('./stdio.js');
   } catch (error) {
-    const peers = PEERS[args.face];
-    const missing = peers.find((name) => isMissingPackage(error, name));
-    if (missing === undefined) throw error;
-    const which = peers.length === 1 ? 'an optional peer dependency' : 'optional peer dependencies';
+    if (args.face !== 'http' || !HTTP_PEERS.some((name) => isMissingPackage(error, name))) {
+      throw error;
+    }
     return fail(
-      `${args.face === 'http' ? '--http ' : ''}needs ${peers.join(' and ')}, ${which} of agentchat: npm install ${peers.join(' ')}`,
+      `--http needs ${HTTP_PEERS.join(' and ')}, optional peer dependencies of agentchat: npm install ${HTTP_PEERS.join(' ')}`,
     );
   }
 

@@ -3,10 +3,12 @@
  * real npm registry on 127.0.0.1 (verdaccio), then started with npx the way registry clients
  * start an npm entry with `runtimeHint: "npx"`, `npx -y <identifier>@<version>`, which picks the
  * package's bin named like the package (`agentchat`, the same file as `agentchat-mcp`); and, with
- * the optional peer `@modelcontextprotocol/server` beside it, spoken to by the official MCP client
- * over stdio: it answers initialize as agentchat-mcp, with its icons, and lists its tools.
+ * nothing else installed (npx installs no optional peer; the bin's build carries the MCP server
+ * SDK), spoken to by the official MCP client over stdio: it answers initialize as agentchat-mcp,
+ * with its icons, and lists its tools and its MCP Apps views.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Client as McpClient } from '@modelcontextprotocol/client';
@@ -32,11 +34,6 @@ const serverJson = JSON.parse(await readFile(join(repo, 'server.json'), 'utf8'))
   packages: NpmEntry[];
 };
 const npmEntry = serverJson.packages.find((entry) => entry.registryType === 'npm') as NpmEntry;
-const peerRange = (
-  JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
-    peerDependencies: Record<string, string>;
-  }
-).peerDependencies['@modelcontextprotocol/server'];
 
 let registry: LocalRegistry;
 let mock: MockServer;
@@ -107,46 +104,39 @@ describe('server.json’s npm entry, started as registry clients start it', () =
     STEP_TIMEOUT,
   );
 
-  it(
-    'without the optional peer, agentchat-mcp says which package to add and stops',
-    async () => {
-      // npx installs no optional peer: a registry client's bare `npx -y agentchat@<version>` gets
-      // the bin's one line of advice on standard error, and nothing on the protocol's stdout.
-      const served = await npx(['-y', spec()]);
-      expect(served.code).toBe(1);
-      expect(served.stdout).toBe('');
-      expect(served.stderr).toContain(
-        'agentchat-mcp: needs @modelcontextprotocol/server, an optional peer dependency of agentchat: npm install @modelcontextprotocol/server',
-      );
-    },
-    STEP_TIMEOUT,
-  );
-
-  describe('with the peer beside it', () => {
+  describe('with nothing else installed', () => {
     let mcp: McpClient;
-    const args = () => ['-y', '-p', spec(), '-p', `@modelcontextprotocol/server@${peerRange}`];
 
     beforeAll(async () => {
       // Installed first, so that the install's time never counts against initialize's timeout.
-      const installed = await npx([...args(), npmEntry.identifier, '--version']);
+      const installed = await npx(['-y', spec(), '--version']);
       expect(installed.code, installed.stderr).toBe(0);
       expect(installed.stdout.trim()).toBe(npmEntry.version);
       ({ mcp } = await connectRecorded(
-        new StdioClientTransport({
-          command: 'npx',
-          args: [...args(), npmEntry.identifier],
-          cwd: work,
-          env,
-        }),
+        new StdioClientTransport({ command: 'npx', args: ['-y', spec()], cwd: work, env }),
       ));
     }, STEP_TIMEOUT);
     afterAll(() => mcp?.close());
 
-    it('answers initialize over stdio as agentchat, with its icons, and lists its tools', async () => {
+    it('installs no MCP SDK beside the package: the bin carries its own', async () => {
+      // npx's own project for the spec, under the cache: agentchat and its dependencies only.
+      const npxProjects = join(work, 'cache', '_npx');
+      const [project] = await readdir(npxProjects);
+      const installed = join(npxProjects, project ?? '', 'node_modules');
+      expect(existsSync(join(installed, 'agentchat', 'package.json'))).toBe(true);
+      expect(existsSync(join(installed, '@modelcontextprotocol'))).toBe(false);
+    });
+
+    it('answers initialize over stdio as agentchat, with its icons, and lists its tools and views', async () => {
       const info = mcp.getServerVersion();
       expect(info).toMatchObject({ name: 'agentchat', version: npmEntry.version });
       expect(info?.icons?.map((icon) => icon.mimeType)).toEqual(['image/png', 'image/svg+xml']);
       expect(await listedToolNames(mcp)).toEqual(allToolNames);
+      const { resources } = await mcp.listResources();
+      expect(resources.map((resource) => resource.uri).sort()).toEqual([
+        'ui://agentchat/chat.html',
+        'ui://agentchat/project.html',
+      ]);
     });
   });
 });

@@ -2,7 +2,7 @@
  * agentchat/mcp from the packed tarball: the `agentchat-mcp` bin that npm links, spoken to over
  * stdio by the official MCP client and over HTTP by the MCP Inspector's CLI; both builds in
  * process; the HTTP handler in Bun and Deno; the host configuration docs/mcp.md gives; the MCP
- * bundle `npm run build:mcpb` makes; and the bin in a project that lacks the optional peer.
+ * bundle `npm run build:mcpb` makes; and the bin in a project that lacks the optional peers.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -135,21 +135,13 @@ describe('agentchat-mcp with @modelcontextprotocol/server installed beside it', 
     });
   });
 
-  it('runs from the host configuration of docs/mcp.md (npx -p agentchat -p @modelcontextprotocol/server)', async () => {
-    // The tarball stands in for the registry's agentchat, and the server is the version the
-    // consumer installed; npx installs both into its own cache, side by side. The host runs it
-    // from a folder of its own, outside any project.
+  it('runs from the host configuration of docs/mcp.md (npx -y -p agentchat agentchat-mcp)', async () => {
+    // The tarball stands in for the registry's agentchat; npx installs it, and no optional peer,
+    // into its own cache. The host runs it from a folder of its own, outside any project.
     const host = await scratchFolder('agentchat-npx-host-');
-    const { version } = JSON.parse(
-      await readFile(
-        consumerPath('node_modules/@modelcontextprotocol/server/package.json'),
-        'utf8',
-      ),
-    ) as { version: string };
-    const peer = `@modelcontextprotocol/server@${version}`;
     const { client } = await connect(
       'npx',
-      ['-y', '-p', inject('tarball'), '-p', peer, 'agentchat-mcp'],
+      ['-y', '-p', inject('tarball'), 'agentchat-mcp'],
       host,
       // npm needs this machine's network settings (a proxy, a CA certificate) to reach the
       // registry, as it has them on the user's; the packages are in its cache already.
@@ -192,22 +184,29 @@ describe('agentchat-mcp without @modelcontextprotocol/server', () => {
     expect(existsSync(join(project, 'node_modules/@modelcontextprotocol'))).toBe(false);
   });
 
-  it('says in one line how to install it, and exits non-zero', async () => {
-    const { code, stdout, stderr } = await runProcess(
+  it('serves on stdio all the same: the bin carries the MCP server SDK', async () => {
+    const { client, output } = await connect(
       join(project, 'node_modules/.bin/agentchat-mcp'),
       [],
-      {
-        cwd: project,
-        env: { PATH, AGENTCHAT_API_KEY: API_KEY, AGENTCHAT_BASE_URL: mock.server.baseUrl },
-      },
+      project,
     );
-
-    expect({ code, stdout, stderr }).toEqual({
-      code: 1,
-      stdout: '',
-      stderr:
-        'agentchat-mcp: needs @modelcontextprotocol/server, an optional peer dependency of agentchat: npm install @modelcontextprotocol/server\n',
-    });
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'agentchat' });
+      expect(await listedToolNames(client)).toEqual(allToolNames);
+      const created = await call(client, 'create_project', {
+        name: 'Without the peer',
+        agentId: 'agent_no_peer',
+      });
+      expect(created.isError).toBeFalsy();
+      const { id } = created.structuredContent as { id: string };
+      const reply = await call(client, 'send_message', { projectId: id, message: 'Hello' });
+      expect(reply.structuredContent).toMatchObject({
+        message: expect.stringContaining('agent_no_peer'),
+      });
+      expect(output.stderr).toBe('');
+    } finally {
+      await client.close();
+    }
   });
 
   it('says in one line which peers --http needs, and exits non-zero', async () => {

@@ -10,7 +10,11 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readServerJsonVersions, syncServerJson } from '../../scripts/sync-server-json.js';
+import {
+  readServerJsonVersions,
+  syncServerJson,
+  withMcpbEntry,
+} from '../../scripts/sync-server-json.js';
 import { AGENTCHAT_ICONS } from '../../src/mcp/icons.js';
 
 const repo = new URL('../..', import.meta.url).pathname;
@@ -122,12 +126,29 @@ describe('server.json', () => {
     ]);
   });
 
-  it('lists no .mcpb bundle while the release publishes none', async () => {
-    // A registry `mcpb` entry is a release asset's download URL with its SHA-256; the bundle of
-    // npm run build:mcpb is built by hand, not attached to a release.
-    const release = await readFile(join(repo, '.github/workflows/release.yml'), 'utf8');
-    expect(release).not.toMatch(/\.mcpb|build:mcpb/);
+  it('lists no .mcpb bundle in the repository: the release adds it, with its URL and hash', () => {
     expect(server.packages.filter((entry) => entry.registryType === 'mcpb')).toEqual([]);
+  });
+
+  it('as the release publishes it, lists the bundle attached to the version’s GitHub release, and is valid', () => {
+    // The release hashes the bundle it attached; an empty file's SHA-256 is known by heart.
+    const published = withMcpbEntry(server, new Uint8Array());
+    expect(published.packages).toEqual([
+      server.packages[0],
+      {
+        registryType: 'mcpb',
+        identifier: `https://github.com/${githubRepository}/releases/download/v${pkg.version}/agentchat.mcpb`,
+        version: pkg.version,
+        fileSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+        transport: { type: 'stdio' },
+      },
+    ]);
+    const validate = registryValidator();
+    expect(validate(published), JSON.stringify(validate.errors)).toBe(true);
+    // Run again (a retried release), it replaces the entry rather than add a second one.
+    const again = withMcpbEntry(published, new TextEncoder().encode('rebuilt'));
+    expect(again.packages?.filter((entry) => entry.registryType === 'mcpb')).toHaveLength(1);
+    expect(again.packages?.at(-1)?.fileSha256).not.toBe(published.packages?.at(-1)?.fileSha256);
   });
 
   it('names the icons the server carries by https URLs of the repository’s files', async () => {

@@ -29,6 +29,7 @@ interface Step {
   uses?: string;
   run?: string;
   with?: Record<string, string | number | boolean>;
+  env?: Record<string, string>;
 }
 interface Job {
   permissions?: Record<string, string>;
@@ -259,6 +260,36 @@ describe('release.yml', () => {
     expect(registry).toBe(npmPublish + 1);
     // changesets/action says whether it published; a push that released nothing publishes nothing.
     expect(steps[registry]?.if).toBe(`steps.${steps[npmPublish]?.id}.outputs.published == 'true'`);
+  });
+
+  it('builds the desktop bundle, attaches it to the release and lists it in server.json, then publishes', async () => {
+    const { workflow } = await readWorkflow('release.yml');
+    const step = workflow.jobs.publish?.steps.find(
+      (candidate) => candidate.run === 'npm run release:mcp-registry',
+    );
+    // gh attaches the asset with the job's own token (contents: write).
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression
+    expect(step?.env).toEqual({ GH_TOKEN: '${{ github.token }}' });
+    const manifest = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts['release:mcp-registry']).toBe('bash scripts/publish-mcp-registry.sh');
+    const script = (await readFile(join(repo, 'scripts/publish-mcp-registry.sh'), 'utf8'))
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    const at = (pattern: RegExp) => script.findIndex((line) => pattern.test(line));
+    const order = [
+      at(/^tarball=\$\(npm pack "\$name@\$version"/),
+      at(/^npm run build:mcpb -- --tarball "\$work\/\$tarball" --out "\$work\/agentchat\.mcpb"$/),
+      at(/^gh release upload "v\$version" "\$work\/agentchat\.mcpb"/),
+      at(/^npx tsx scripts\/sync-server-json\.ts --mcpb "\$work\/agentchat\.mcpb"$/),
+      at(/mcp-publisher" publish server\.json$/),
+    ];
+    expect(
+      order.every((index) => index >= 0),
+      JSON.stringify(order),
+    ).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
   it('grants nothing by default, and the identity token to the publish job alone', async () => {
