@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
 import MagicString from 'magic-string';
+import { type RawSourceMap, SourceMapConsumer, SourceMapGenerator } from 'source-map';
 import { defineConfig, type Options } from 'tsup';
 import { unusedNodeNet } from './scripts/build/unused-node-net.js';
 import { buildViewAssets } from './src/mcp/apps/build-views.js';
@@ -254,11 +255,50 @@ const packagesFirst: OutputPlugin = {
     // After a bin's `#!` line, which stays the first.
     const top = code.startsWith('#!') ? code.indexOf('\n') + 1 : 0;
     for (const { 0: statement, index } of imports) moved.move(index, index + statement.length, top);
-    // A map only where the build writes one: tsup maps this one through the build's.
-    const movedMap = map ? moved.generateMap({ hires: true, source: path }) : null;
+    // A map only where the build writes one, already through the build's (see throughBuildMap).
+    const movedMap = map
+      ? throughBuildMap(moved.generateMap({ hires: true, source: path }), map, path)
+      : null;
     return { code: moved.toString(), map: movedMap };
   },
 };
+
+/**
+ * `moved` (a map from the rewritten file to the built file `path`) taken through `built` (the
+ * build's map from `path` to the sources), keeping only what reaches a source. tsup would compose
+ * the two itself, but it keeps a position the build left unmapped (a comment, an import line) as
+ * a position in `path`, so the published map would name the built file among its sources.
+ */
+function throughBuildMap(
+  moved: ReturnType<MagicString['generateMap']>,
+  built: string | object,
+  path: string,
+): RawSourceMap {
+  const generator = SourceMapGenerator.fromSourceMap(
+    new SourceMapConsumer(moved as unknown as RawSourceMap),
+  );
+  generator.applySourceMap(
+    new SourceMapConsumer((typeof built === 'string' ? JSON.parse(built) : built) as RawSourceMap),
+    path,
+  );
+  const composed = new SourceMapConsumer(JSON.parse(generator.toString()) as RawSourceMap);
+  const kept = new SourceMapGenerator({ file: moved.file ?? path });
+  composed.eachMapping((mapping) => {
+    if (mapping.source === null || mapping.source === path) return;
+    kept.addMapping({
+      generated: { line: mapping.generatedLine, column: mapping.generatedColumn },
+      original: { line: mapping.originalLine, column: mapping.originalColumn },
+      source: mapping.source,
+      ...(mapping.name ? { name: mapping.name } : {}),
+    });
+  });
+  // Every source the map names (source-map's declarations leave the list out).
+  for (const source of (composed as unknown as { sources: string[] }).sources) {
+    const content = composed.sourceContentFor(source, true);
+    if (source !== path && content !== null) kept.setSourceContent(source, content);
+  }
+  return JSON.parse(kept.toString()) as RawSourceMap;
+}
 
 // Leave `@internal` declarations (the transport the resource classes are built with) out of the
 // published types, so a user's compiler sees only the public surface and never loads zod's types.
