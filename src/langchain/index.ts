@@ -25,8 +25,8 @@
  */
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, type ToolRunnableConfig, tool } from '@langchain/core/tools';
-import { type Client, ConfigurationError, isAgentChatError } from '../index.js';
-import { toolErrorText } from '../tools/error-text.js';
+import { type Client, ConfigurationError } from '../index.js';
+import { modelSafeError, toolErrorText } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
 import type { ToolName } from '../tools/scope.js';
 import type { AgentChatTool, Operations } from '../tools/table.js';
@@ -176,7 +176,7 @@ function langchainTool(
       });
     } catch (error) {
       // Without a tool call (arguments alone), or cancelled, the caller gets the error itself.
-      if (toolCallId === undefined || config?.signal?.aborted) throw modelSafe(error);
+      if (toolCallId === undefined || config?.signal?.aborted) throw modelSafeError(error);
       // An answer rather than a throw: createAgent ends the run on what a tool throws through any
       // wrapToolCall middleware (retries, logging) unless handleToolErrors is true.
 
@@ -196,12 +196,4 @@ function langchainTool(
     // Which schema field is wrong, for the model to correct itself.
     verboseParsingErrors: true,
   }) as DynamicStructuredTool;
-}
-
-/**
- * What a tool throws: the SDK's own error, whose message never holds the key; any other error
- * could hold anything, so it is replaced by one that names only its class.
- */
-function modelSafe(error: unknown): unknown {
-  return isAgentChatError(error) ? error : new Error(toolErrorText(error));
 }
