@@ -328,8 +328,12 @@ export class Client {
   }
 
   /** Shows the client without its key, in `util.inspect` and `console.log`. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `Client { baseUrl: '${this.baseUrl}', maxRetries: ${this.maxRetries}, timeout: ${this.timeout} }`;
+  [Symbol.for('nodejs.util.inspect.custom')](
+    _depth: number,
+    options: object,
+    inspect: (value: unknown, options: object) => string,
+  ): string {
+    return `Client ${inspect(this.toJSON(), options)}`;
   }
 
   /** Serialises the client without its key. */

@@ -336,7 +336,7 @@ function numberWithin(min: number, max: number, integer = false) {
     }
     const message =
       integer && !Number.isInteger(value)
-        ? `expected an integer, received ${value}`
+        ? mismatch('int', value)
         : (integer ? value < min : value <= min)
           ? `must be ${integer ? 'at least' : 'greater than'} ${min}`
           : value > max

@@ -333,6 +333,14 @@ describe('secrets', () => {
     expect(inspect(agentchat.projects, { depth: 10, showHidden: true })).not.toContain(API_KEY);
   });
 
+  it('shows the client in util.inspect by its name and public settings, quoted as Node quotes them', () => {
+    const agentchat = client({ baseUrl: "https://host/it's/api" });
+    expect(inspect(agentchat)).toBe(
+      `Client { baseUrl: "https://host/it's/api", maxRetries: 2, timeout: 60000 }`,
+    );
+    expect(inspect({ agentchat }, { colors: true })).toContain('\u001b[33m60000\u001b[39m');
+  });
+
   it('never shows the key in an error, even when the server echoes it', async () => {
     mock.enqueue({
       kind: 'status',

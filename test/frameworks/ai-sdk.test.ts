@@ -3,23 +3,15 @@
  * tools, against the mock service on 127.0.0.1.
  */
 import { generateText, stepCountIs } from 'ai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentchatToolApproval, agentchatTools } from '../../src/ai-sdk/index.js';
 import { Client, ConfigurationError, NotFoundError } from '../../src/index.js';
-import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { useMockServer } from '../helpers/use-mock-service.js';
 import { lastToolOutput, scriptedModel } from './scripted-model.js';
 
 const API_KEY = 'sk_ai_sdk_tools_7c1d9a2e';
 
-let server: MockServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startMockServer({ apiKeys: [API_KEY] });
-  client = new Client({ apiKey: API_KEY, baseUrl: server.baseUrl, maxRetries: 0 });
-});
-afterAll(() => server?.close());
-beforeEach(() => server.service.reset());
+const mock = useMockServer(API_KEY);
 
 describe('the tools in generateText', () => {
   it('create, read and chat, each typed result reaching the model', async () => {
@@ -44,13 +36,13 @@ describe('the tools in generateText', () => {
 
     const result = await generateText({
       model,
-      tools: agentchatTools(client),
+      tools: agentchatTools(mock.client),
       stopWhen: stepCountIs(5),
       prompt: 'Create a project and ask its agent for a plan.',
     });
 
     expect(result.text).toBe('Done.');
-    const [project] = server.service.projects();
+    const [project] = mock.server.service.projects();
     expect(project).toMatchObject({ name: 'Launch', agentId: 'agent_support' });
     // Each result reached the model as the SDK's typed value, in JSON.
     expect(lastToolOutput(prompts[1] ?? [])).toEqual({
@@ -81,7 +73,7 @@ describe('the tools in generateText', () => {
 
     const result = await generateText({
       model,
-      tools: agentchatTools(client),
+      tools: agentchatTools(mock.client),
       stopWhen: stepCountIs(3),
       prompt: 'Read proj_missing.',
     });
@@ -105,12 +97,12 @@ describe('the tools in generateText', () => {
     ]);
     await generateText({
       model,
-      tools: agentchatTools(client),
+      tools: agentchatTools(mock.client),
       stopWhen: stepCountIs(3),
       prompt: 'Go',
     });
     expect(JSON.stringify(lastToolOutput(prompts[1] ?? []))).toMatch(/did you mean agentId/);
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
   });
 });
 
@@ -120,7 +112,7 @@ describe('needsApproval', () => {
   });
 
   it('stops the loop at a tool-approval-request and sends nothing until approved', async () => {
-    const tools = agentchatTools(client, { needsApproval: ['create_project'] });
+    const tools = agentchatTools(mock.client, { needsApproval: ['create_project'] });
     const first = scriptedModel([createCall]);
     const asked = await generateText({
       model: first.model,
@@ -131,7 +123,7 @@ describe('needsApproval', () => {
 
     const request = asked.content.find((part) => part.type === 'tool-approval-request');
     expect(request).toMatchObject({ toolCall: { toolName: 'create_project' } });
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
 
     // Approved: the loop goes on from the messages, and the call is made.
     const second = scriptedModel([() => ({ text: 'Created.' })]);
@@ -154,13 +146,13 @@ describe('needsApproval', () => {
         },
       ],
     });
-    expect(server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+    expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
   });
 
   it('asks for every tool with true, and for none by default', () => {
-    const all = agentchatTools(client, { needsApproval: true });
+    const all = agentchatTools(mock.client, { needsApproval: true });
     expect(Object.values(all).map((tool) => tool?.needsApproval)).toEqual([true, true, true]);
-    const none = agentchatTools(client);
+    const none = agentchatTools(mock.client);
     expect(Object.values(none).map((tool) => tool?.needsApproval)).toEqual([false, false, false]);
   });
 
@@ -174,26 +166,26 @@ describe('needsApproval', () => {
     const { model } = scriptedModel([createCall]);
     const asked = await generateText({
       model,
-      tools: agentchatTools(client),
+      tools: agentchatTools(mock.client),
       toolApproval: agentchatToolApproval({ needsApproval: ['create_project'] }),
       stopWhen: stepCountIs(3),
       prompt: 'Create a project.',
     });
     expect(asked.content.map((part) => part.type)).toContain('tool-approval-request');
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
   });
 });
 
 describe('tools and readOnly', () => {
   it('offer what they say, to the model too', async () => {
-    expect(Object.keys(agentchatTools(client, { readOnly: true }))).toEqual(['get_project']);
-    expect(Object.keys(agentchatTools(client, { tools: ['send_message'] }))).toEqual([
+    expect(Object.keys(agentchatTools(mock.client, { readOnly: true }))).toEqual(['get_project']);
+    expect(Object.keys(agentchatTools(mock.client, { tools: ['send_message'] }))).toEqual([
       'send_message',
     ]);
     const { model } = scriptedModel([() => ({ text: 'Nothing to do.' })]);
     await generateText({
       model,
-      tools: agentchatTools(client, { readOnly: true }),
+      tools: agentchatTools(mock.client, { readOnly: true }),
       prompt: 'Hello',
     });
     const offered = model.doGenerateCalls[0]?.tools?.map((tool) => tool.name);
@@ -219,7 +211,7 @@ describe('tools and readOnly', () => {
     ]);
     await generateText({
       model,
-      tools: agentchatTools(client),
+      tools: agentchatTools(mock.client),
       stopWhen: stepCountIs(3),
       prompt: 'Go',
     });
@@ -231,17 +223,19 @@ describe('tools and readOnly', () => {
     // The arguments stay closed; metadata, open (the AI SDK would close it: `false`).
     expect(inputSchema.additionalProperties).toBe(false);
     expect(inputSchema.properties.metadata.additionalProperties).toEqual({});
-    expect(server.service.projects().map((project) => project.metadata)).toEqual([{ tier: 2 }]);
+    expect(mock.server.service.projects().map((project) => project.metadata)).toEqual([
+      { tier: 2 },
+    ]);
   });
 
   it('are refused when wrong, with a ConfigurationError that says what to write', () => {
-    expect(() => agentchatTools(client, { readOnly: true, tools: ['create_project'] })).toThrow(
-      ConfigurationError,
-    );
-    expect(() => agentchatTools(client, { tools: ['get_projects' as never] })).toThrow(
+    expect(() =>
+      agentchatTools(mock.client, { readOnly: true, tools: ['create_project'] }),
+    ).toThrow(ConfigurationError);
+    expect(() => agentchatTools(mock.client, { tools: ['get_projects' as never] })).toThrow(
       /did you mean get_project\?/,
     );
-    expect(() => agentchatTools(client, { needsAproval: true } as never)).toThrow(
+    expect(() => agentchatTools(mock.client, { needsAproval: true } as never)).toThrow(
       /Unknown option needsAproval of agentchat\/ai-sdk; did you mean needsApproval\?/,
     );
     expect(() => agentchatTools({} as Client)).toThrow(ConfigurationError);
@@ -256,14 +250,14 @@ describe('abort', () => {
     const signals: AbortSignal[] = [];
     const watched = new Client({
       apiKey: API_KEY,
-      baseUrl: server.baseUrl,
+      baseUrl: mock.server.baseUrl,
       fetch: (input, init) => {
         const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
         if (signal) signals.push(signal);
         return fetch(input, init);
       },
     });
-    server.service.enqueue({ kind: 'hang' });
+    mock.server.service.enqueue({ kind: 'hang' });
     const { model } = scriptedModel([
       () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),
     ]);
@@ -276,12 +270,12 @@ describe('abort', () => {
       stopWhen: stepCountIs(3),
       prompt: 'Read proj_1.',
     });
-    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    await expect.poll(() => mock.server.service.requestLog().length).toBe(1);
     expect(signals.map((signal) => signal.aborted)).toEqual([false]);
     controller.abort('the user moved on');
 
     await expect(run).rejects.toThrow();
     await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
-    expect(server.service.requestLog()).toHaveLength(1);
+    expect(mock.server.service.requestLog()).toHaveLength(1);
   });
 });

@@ -14,10 +14,10 @@ import {
   humanInTheLoopMiddleware,
   type InterruptOnConfig,
 } from 'langchain';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Client, ConfigurationError, NotFoundError } from '../../src/index.js';
 import { agentchatInterruptOn, agentchatTools } from '../../src/langchain/index.js';
-import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { useMockServer } from '../helpers/use-mock-service.js';
 
 const API_KEY = 'sk_langchain_tools_4b8e2f61';
 
@@ -30,15 +30,7 @@ const approvalMiddleware = humanInTheLoopMiddleware as unknown as (options: {
   interruptOn: Record<string, boolean | InterruptOnConfig>;
 }) => AgentMiddleware;
 
-let server: MockServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startMockServer({ apiKeys: [API_KEY] });
-  client = new Client({ apiKey: API_KEY, baseUrl: server.baseUrl, maxRetries: 0 });
-});
-afterAll(() => server?.close());
-beforeEach(() => server.service.reset());
+const mock = useMockServer(API_KEY);
 
 /** The last tool message the model was given. */
 function lastToolMessage(messages: readonly BaseMessage[]): ToolMessage {
@@ -71,11 +63,11 @@ describe('the tools in createAgent', () => {
       )
       .respond(new AIMessage('Done.'));
 
-    const agent = createAgent({ model, tools: agentchatTools(client) });
+    const agent = createAgent({ model, tools: agentchatTools(mock.client) });
     const { messages } = await agent.invoke(ask('Create a project and ask its agent for a plan.'));
 
     expect(messages.at(-1)?.text).toBe('Done.');
-    const [project] = server.service.projects();
+    const [project] = mock.server.service.projects();
     expect(project).toMatchObject({ name: 'Launch', agentId: 'agent_support' });
     const seen = model.calls.slice(1).map((call) => lastToolMessage(call.messages));
     expect(seen.map((message) => [message.name, message.status])).toEqual([
@@ -103,7 +95,7 @@ describe('the tools in createAgent', () => {
       .respondWithTools([{ name: 'get_project', args: { id: 'proj_missing' } }])
       .respond(new AIMessage('It does not exist.'));
 
-    const agent = createAgent({ model, tools: agentchatTools(client) });
+    const agent = createAgent({ model, tools: agentchatTools(mock.client) });
     const { messages } = await agent.invoke(ask('Read proj_missing.'));
 
     expect(messages.at(-1)?.text).toBe('It does not exist.');
@@ -126,7 +118,11 @@ describe('the tools in createAgent', () => {
       wrapToolCall: (request, handler) => handler(request),
     });
 
-    const agent = createAgent({ model, tools: agentchatTools(client), middleware: [passThrough] });
+    const agent = createAgent({
+      model,
+      tools: agentchatTools(mock.client),
+      middleware: [passThrough],
+    });
     const { messages } = await agent.invoke(ask('Read proj_missing.'));
 
     expect(messages.at(-1)?.text).toBe('It does not exist.');
@@ -141,22 +137,22 @@ describe('the tools in createAgent', () => {
       .respondWithTools([{ name: 'create_project', args: { name: 'X', agentID: 'agent_1' } }])
       .respond(new AIMessage('Oops.'));
 
-    const agent = createAgent({ model, tools: agentchatTools(client) });
+    const agent = createAgent({ model, tools: agentchatTools(mock.client) });
     await agent.invoke(ask('Go'));
 
     const seen = lastToolMessage(model.calls[1]?.messages ?? []);
     expect(seen.status).toBe('error');
     expect(seen.text).toMatch(/did not match expected schema/);
     expect(seen.text).toMatch(/agentId/);
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
   });
 });
 
 describe('the tools outside an agent', () => {
   it('return the typed value for bare arguments, and throw the SDK error', async () => {
-    const [getProject] = agentchatTools(client, { readOnly: true });
+    const [getProject] = agentchatTools(mock.client, { readOnly: true });
     await expect(getProject?.invoke({ id: 'proj_missing' })).rejects.toBeInstanceOf(NotFoundError);
-    const created = await client.projects.create({ name: 'Bare', agentId: 'agent_1' });
+    const created = await mock.client.projects.create({ name: 'Bare', agentId: 'agent_1' });
     await expect(getProject?.invoke({ id: created.id })).resolves.toMatchObject({
       id: created.id,
       name: 'Bare',
@@ -164,7 +160,7 @@ describe('the tools outside an agent', () => {
   });
 
   it('answer a tool call from bindTools with a ToolMessage, as the agent does', async () => {
-    const [getProject] = agentchatTools(client, { readOnly: true });
+    const [getProject] = agentchatTools(mock.client, { readOnly: true });
     const answer = await getProject?.invoke({
       name: 'get_project',
       args: { id: 'proj_missing' },
@@ -202,7 +198,7 @@ describe('approval at the agent: humanInTheLoopMiddleware with agentchatInterrup
     const model = fakeModel().respondWithTools([createCall]).respond(new AIMessage('Created.'));
     const agent = createAgent({
       model,
-      tools: agentchatTools(client),
+      tools: agentchatTools(mock.client),
       middleware: [
         approvalMiddleware({
           interruptOn: agentchatInterruptOn({ needsApproval: ['create_project'] }),
@@ -222,14 +218,14 @@ describe('approval at the agent: humanInTheLoopMiddleware with agentchatInterrup
     expect(asked.__interrupt__?.[0]?.value).toMatchObject({
       actionRequests: [{ name: 'create_project', args: createCall.args }],
     });
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
 
     const done = await agent.invoke(
       new Command({ resume: { decisions: [{ type: 'approve' }] } }),
       config,
     );
     expect(done.messages.at(-1)?.text).toBe('Created.');
-    expect(server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+    expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
   });
 
   it('sends nothing when the person rejects the call', async () => {
@@ -241,7 +237,7 @@ describe('approval at the agent: humanInTheLoopMiddleware with agentchatInterrup
       new Command({ resume: { decisions: [{ type: 'reject', message: 'Not now.' }] } }),
       config,
     );
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
   });
 
   it('gives interruptOn for the tools named, all tools with true, among those offered', () => {
@@ -260,27 +256,27 @@ describe('approval at the agent: humanInTheLoopMiddleware with agentchatInterrup
   });
 
   it('is refused on the tools, with a ConfigurationError pointing to the middleware', () => {
-    const refused = () => agentchatTools(client, { needsApproval: true } as never);
+    const refused = () => agentchatTools(mock.client, { needsApproval: true } as never);
     expect(refused).toThrow(ConfigurationError);
     expect(refused).toThrow(/humanInTheLoopMiddleware\(\{ interruptOn: agentchatInterruptOn/);
-    expect(() => agentchatTools(client, { needsApproval: ['create_project'] } as never)).toThrow(
-      ConfigurationError,
-    );
-    expect(agentchatTools(client, { needsApproval: false })).toHaveLength(3);
+    expect(() =>
+      agentchatTools(mock.client, { needsApproval: ['create_project'] } as never),
+    ).toThrow(ConfigurationError);
+    expect(agentchatTools(mock.client, { needsApproval: false })).toHaveLength(3);
   });
 });
 
 describe('tools and readOnly', () => {
   it('offer what they say, to the model too', async () => {
     const names = (options: Parameters<typeof agentchatTools>[1]) =>
-      agentchatTools(client, options).map((tool) => tool.name);
+      agentchatTools(mock.client, options).map((tool) => tool.name);
     expect(names({})).toEqual(['create_project', 'get_project', 'send_message']);
     expect(names({ readOnly: true })).toEqual(['get_project']);
     expect(names({ tools: ['send_message'] })).toEqual(['send_message']);
 
     const model = fakeModel().respond(new AIMessage('Nothing to do.'));
     const bindTools = vi.spyOn(model, 'bindTools');
-    const agent = createAgent({ model, tools: agentchatTools(client, { readOnly: true }) });
+    const agent = createAgent({ model, tools: agentchatTools(mock.client, { readOnly: true }) });
     await agent.invoke(ask('Hello'));
 
     const offered = (bindTools.mock.calls[0]?.[0] ?? []).map((tool) =>
@@ -311,21 +307,21 @@ describe('tools and readOnly', () => {
         },
       ])
       .respond(new AIMessage('Created.'));
-    const agent = createAgent({ model, tools: agentchatTools(client) });
+    const agent = createAgent({ model, tools: agentchatTools(mock.client) });
     await agent.invoke(ask('Go'));
-    expect(server.service.projects().map((project) => project.metadata)).toEqual([
+    expect(mock.server.service.projects().map((project) => project.metadata)).toEqual([
       { tier: 2, tags: ['a'] },
     ]);
   });
 
   it('are refused when wrong, with a ConfigurationError that says what to write', () => {
-    expect(() => agentchatTools(client, { readOnly: true, tools: ['create_project'] })).toThrow(
-      ConfigurationError,
-    );
-    expect(() => agentchatTools(client, { tools: ['get_projects' as never] })).toThrow(
+    expect(() =>
+      agentchatTools(mock.client, { readOnly: true, tools: ['create_project'] }),
+    ).toThrow(ConfigurationError);
+    expect(() => agentchatTools(mock.client, { tools: ['get_projects' as never] })).toThrow(
       /did you mean get_project\?/,
     );
-    expect(() => agentchatTools(client, { readonly: true } as never)).toThrow(
+    expect(() => agentchatTools(mock.client, { readonly: true } as never)).toThrow(
       /Unknown option readonly of agentchat\/langchain; did you mean readOnly\?/,
     );
     expect(() => agentchatTools({} as Client)).toThrow(ConfigurationError);
@@ -340,7 +336,7 @@ describe('abort', () => {
     const signals: AbortSignal[] = [];
     const watched = new Client({
       apiKey: API_KEY,
-      baseUrl: server.baseUrl,
+      baseUrl: mock.server.baseUrl,
       maxRetries: 0,
       fetch: (input, init) => {
         const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
@@ -348,19 +344,19 @@ describe('abort', () => {
         return fetch(input, init);
       },
     });
-    server.service.enqueue({ kind: 'hang' });
+    mock.server.service.enqueue({ kind: 'hang' });
     const model = fakeModel().respondWithTools([{ name: 'get_project', args: { id: 'proj_1' } }]);
     const agent = createAgent({ model, tools: agentchatTools(watched) });
     const controller = new AbortController();
 
     const run = agent.invoke(ask('Read proj_1.'), { signal: controller.signal });
-    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    await expect.poll(() => mock.server.service.requestLog().length).toBe(1);
     expect(signals.map((signal) => signal.aborted)).toEqual([false]);
     controller.abort(new Error('the user moved on'));
 
     await expect(run).rejects.toThrow('the user moved on');
     await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
-    expect(server.service.requestLog()).toHaveLength(1);
+    expect(mock.server.service.requestLog()).toHaveLength(1);
     // The model was not asked again after the aborted call.
     expect(model.callCount).toBe(1);
   });

@@ -7,10 +7,10 @@ import { Mastra } from '@mastra/core';
 import { Agent } from '@mastra/core/agent';
 import { InMemoryStore } from '@mastra/core/storage';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, ConfigurationError } from '../../src/index.js';
 import { type AgentChatToolSet, agentchatTools } from '../../src/mastra/index.js';
-import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { useMockServer } from '../helpers/use-mock-service.js';
 import { lastToolOutput, type ModelStep, scriptedModel } from './scripted-model.js';
 
 // Mastra reports feature usage to its own servers from some code paths; tests send nothing
@@ -19,15 +19,7 @@ process.env.MASTRA_TELEMETRY_DISABLED = '1';
 
 const API_KEY = 'sk_mastra_tools_4b8e2f61';
 
-let server: MockServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startMockServer({ apiKeys: [API_KEY] });
-  client = new Client({ apiKey: API_KEY, baseUrl: server.baseUrl, maxRetries: 0 });
-});
-afterAll(() => server?.close());
-beforeEach(() => server.service.reset());
+const mock = useMockServer(API_KEY);
 
 type AgentConfig = ConstructorParameters<typeof Agent>[0];
 
@@ -98,7 +90,7 @@ function offeredTo(model: MockLanguageModelV3): readonly string[] | undefined {
 
 describe('the tools in an Agent', () => {
   it('create, read and chat, each typed result reaching the model', async () => {
-    const { agent, prompts } = scriptedAgent(agentchatTools(client), [
+    const { agent, prompts } = scriptedAgent(agentchatTools(mock.client), [
       () => ({
         calls: [{ name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } }],
       }),
@@ -122,7 +114,7 @@ describe('the tools in an Agent', () => {
     });
 
     expect(result.text).toBe('Done.');
-    const [project] = server.service.projects();
+    const [project] = mock.server.service.projects();
     expect(project).toMatchObject({ name: 'Launch', agentId: 'agent_support' });
     // Each result reached the model as the SDK's typed value, in JSON.
     expect(lastToolOutput(prompts[1] ?? [])).toEqual({
@@ -149,7 +141,7 @@ describe('the tools in an Agent', () => {
   });
 
   it("gives a missing project as Mastra's tool error, its message without the key", async () => {
-    const { agent, prompts } = scriptedAgent(agentchatTools(client), [
+    const { agent, prompts } = scriptedAgent(agentchatTools(mock.client), [
       () => ({ calls: [{ name: 'get_project', input: { id: 'proj_missing' } }] }),
       () => ({ text: 'It does not exist.' }),
     ]);
@@ -169,10 +161,10 @@ describe('the tools in an Agent', () => {
     // what no real client throws, so a stand-in for one.
     const failing = {
       projects: {
-        create: client.projects.create.bind(client.projects),
+        create: mock.client.projects.create.bind(mock.client.projects),
         get: () => Promise.reject(new TypeError(`bad header Bearer ${API_KEY}`)),
       },
-      chat: client.chat,
+      chat: mock.client.chat,
     } as unknown as Client;
     const { agent, prompts } = scriptedAgent(agentchatTools(failing), [
       () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),
@@ -189,7 +181,7 @@ describe('the tools in an Agent', () => {
   });
 
   it("refuses arguments with the client's own words, sending nothing", async () => {
-    const { agent, prompts } = scriptedAgent(agentchatTools(client), [
+    const { agent, prompts } = scriptedAgent(agentchatTools(mock.client), [
       () => ({ calls: [{ name: 'create_project', input: { name: 'X', agentID: 'agent_1' } }] }),
       () => ({ text: 'Oops.' }),
     ]);
@@ -197,7 +189,7 @@ describe('the tools in an Agent', () => {
     await agent.generate('Go', { maxSteps: 3 });
 
     expect(JSON.stringify(lastToolOutput(prompts[1] ?? []))).toMatch(/did you mean agentId/);
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
   });
 });
 
@@ -208,7 +200,7 @@ describe('needsApproval', () => {
 
   it('suspends the run and sends nothing until approveToolCallGenerate', async () => {
     const { agent, prompts } = scriptedAgent(
-      agentchatTools(client, { needsApproval: ['create_project'] }),
+      agentchatTools(mock.client, { needsApproval: ['create_project'] }),
       [createCall, () => ({ text: 'Created.' })],
     );
 
@@ -219,7 +211,7 @@ describe('needsApproval', () => {
       toolName: 'create_project',
       args: { name: 'Launch', agentId: 'agent_support' },
     });
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
 
     const approved = await agent.approveToolCallGenerate({
       runId: asked.runId as string,
@@ -227,7 +219,7 @@ describe('needsApproval', () => {
     });
 
     expect(approved.text).toBe('Created.');
-    expect(server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+    expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
     expect(lastToolOutput(prompts[1] ?? [])).toMatchObject({
       type: 'json',
       value: { name: 'Launch', status: 'active' },
@@ -235,7 +227,7 @@ describe('needsApproval', () => {
   });
 
   it('sends nothing when the call is declined', async () => {
-    const { agent } = scriptedAgent(agentchatTools(client, { needsApproval: true }), [
+    const { agent } = scriptedAgent(agentchatTools(mock.client, { needsApproval: true }), [
       createCall,
       () => ({ text: 'Not created.' }),
     ]);
@@ -248,12 +240,12 @@ describe('needsApproval', () => {
     });
 
     expect(declined.text).toBe('Not created.');
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
   });
 
   it('asks for every tool with true, for those named with a list, and for none by default', () => {
     const approval = (options?: Parameters<typeof agentchatTools>[1]) =>
-      Object.values(agentchatTools(client, options)).map((tool) => tool?.requireApproval);
+      Object.values(agentchatTools(mock.client, options)).map((tool) => tool?.requireApproval);
     expect(approval({ needsApproval: true })).toEqual([true, true, true]);
     expect(approval({ needsApproval: ['send_message'] })).toEqual([false, false, true]);
     expect(approval()).toEqual([false, false, false]);
@@ -262,11 +254,11 @@ describe('needsApproval', () => {
 
 describe('tools and readOnly', () => {
   it('offer what they say, to the model too', async () => {
-    expect(Object.keys(agentchatTools(client, { readOnly: true }))).toEqual(['get_project']);
-    expect(Object.keys(agentchatTools(client, { tools: ['send_message'] }))).toEqual([
+    expect(Object.keys(agentchatTools(mock.client, { readOnly: true }))).toEqual(['get_project']);
+    expect(Object.keys(agentchatTools(mock.client, { tools: ['send_message'] }))).toEqual([
       'send_message',
     ]);
-    const { agent, model } = scriptedAgent(agentchatTools(client, { readOnly: true }), [
+    const { agent, model } = scriptedAgent(agentchatTools(mock.client, { readOnly: true }), [
       () => ({ text: 'Nothing to do.' }),
     ]);
 
@@ -277,15 +269,16 @@ describe('tools and readOnly', () => {
       type: 'function',
       inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
     });
-    const some = scriptedAgent(agentchatTools(client, { tools: ['send_message', 'get_project'] }), [
-      () => ({ text: 'Nothing to do.' }),
-    ]);
+    const some = scriptedAgent(
+      agentchatTools(mock.client, { tools: ['send_message', 'get_project'] }),
+      [() => ({ text: 'Nothing to do.' })],
+    );
     await some.agent.generate('Hello');
     expect(offeredTo(some.model)).toEqual(['get_project', 'send_message']);
   });
 
   it('leave metadata open to any JSON object, which the model can fill', async () => {
-    const { agent, model } = scriptedAgent(agentchatTools(client), [
+    const { agent, model } = scriptedAgent(agentchatTools(mock.client), [
       () => ({
         calls: [
           {
@@ -307,17 +300,19 @@ describe('tools and readOnly', () => {
     expect(inputSchema.additionalProperties).toBe(false);
     expect(inputSchema.properties.metadata).toMatchObject({ type: 'object' });
     expect(inputSchema.properties.metadata.additionalProperties).toBeUndefined();
-    expect(server.service.projects().map((project) => project.metadata)).toEqual([{ tier: 2 }]);
+    expect(mock.server.service.projects().map((project) => project.metadata)).toEqual([
+      { tier: 2 },
+    ]);
   });
 
   it('are refused when wrong, with a ConfigurationError that says what to write', () => {
-    expect(() => agentchatTools(client, { readOnly: true, tools: ['create_project'] })).toThrow(
-      ConfigurationError,
-    );
-    expect(() => agentchatTools(client, { tools: ['get_projects' as never] })).toThrow(
+    expect(() =>
+      agentchatTools(mock.client, { readOnly: true, tools: ['create_project'] }),
+    ).toThrow(ConfigurationError);
+    expect(() => agentchatTools(mock.client, { tools: ['get_projects' as never] })).toThrow(
       /did you mean get_project\?/,
     );
-    expect(() => agentchatTools(client, { needsAproval: true } as never)).toThrow(
+    expect(() => agentchatTools(mock.client, { needsAproval: true } as never)).toThrow(
       /Unknown option needsAproval of agentchat\/mastra; did you mean needsApproval\?/,
     );
     expect(() => agentchatTools({} as Client)).toThrow(
@@ -331,7 +326,7 @@ describe('abort', () => {
     const signals: AbortSignal[] = [];
     const watched = new Client({
       apiKey: API_KEY,
-      baseUrl: server.baseUrl,
+      baseUrl: mock.server.baseUrl,
       maxRetries: 0,
       // Longer than the test waits: only the run's abort can end the request the mock holds.
       timeout: 600_000,
@@ -341,7 +336,7 @@ describe('abort', () => {
         return fetch(input, init);
       },
     });
-    server.service.enqueue({ kind: 'hang' });
+    mock.server.service.enqueue({ kind: 'hang' });
     const { agent, prompts } = scriptedAgent(agentchatTools(watched), [
       () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),
       () => ({ text: 'Read.' }),
@@ -349,7 +344,7 @@ describe('abort', () => {
     const controller = new AbortController();
 
     const run = agent.generate('Read proj_1.', { maxSteps: 3, abortSignal: controller.signal });
-    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    await expect.poll(() => mock.server.service.requestLog().length).toBe(1);
     expect(signals.map((signal) => signal.aborted)).toEqual([false]);
     controller.abort(new Error('the user moved on'));
 
@@ -358,13 +353,15 @@ describe('abort', () => {
     // The run ends at the aborted call: the model is not asked again, nothing else is sent.
     expect(prompts).toHaveLength(1);
     expect(result.text).toBe('');
-    expect(server.service.requestLog()).toHaveLength(1);
+    expect(mock.server.service.requestLog()).toHaveLength(1);
   });
 });
 
 describe('agent.stream', () => {
   it('suspends at a tool-call-approval chunk, sending nothing until approveToolCall', async () => {
-    const { agent } = streamingAgent(agentchatTools(client, { needsApproval: ['get_project'] }));
+    const { agent } = streamingAgent(
+      agentchatTools(mock.client, { needsApproval: ['get_project'] }),
+    );
 
     const asked = await agent.stream('Read proj_1.', { maxSteps: 3 });
     const chunks = [];
@@ -373,14 +370,14 @@ describe('agent.stream', () => {
     const approval = chunks.find((chunk) => chunk.type === 'tool-call-approval');
     expect(approval?.payload).toMatchObject({ toolName: 'get_project', args: { id: 'proj_1' } });
     const { toolCallId } = (approval?.payload ?? {}) as { toolCallId: string };
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
 
     const approved = await agent.approveToolCall({
       runId: asked.runId,
       toolCallId,
     });
     expect(await approved.text).toBe('Read.');
-    expect(server.service.requestLog().map((request) => request.path)).toEqual([
+    expect(mock.server.service.requestLog().map((request) => request.path)).toEqual([
       expect.stringMatching(/\/v1\/projects\/proj_1$/),
     ]);
   });
@@ -389,7 +386,7 @@ describe('agent.stream', () => {
     const signals: AbortSignal[] = [];
     const watched = new Client({
       apiKey: API_KEY,
-      baseUrl: server.baseUrl,
+      baseUrl: mock.server.baseUrl,
       maxRetries: 0,
       // Longer than the test waits: only the run's abort can end the request the mock holds.
       timeout: 600_000,
@@ -398,7 +395,7 @@ describe('agent.stream', () => {
         return fetch(input, init);
       },
     });
-    server.service.enqueue({ kind: 'hang' });
+    mock.server.service.enqueue({ kind: 'hang' });
     const { agent, model } = streamingAgent(agentchatTools(watched));
     const controller = new AbortController();
 
@@ -406,7 +403,7 @@ describe('agent.stream', () => {
     const consumed = (async () => {
       for await (const _chunk of run.fullStream);
     })();
-    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    await expect.poll(() => mock.server.service.requestLog().length).toBe(1);
     controller.abort(new Error('the user moved on'));
     await consumed;
 

@@ -11,22 +11,14 @@ import {
   type RecordedModelCall,
   ScriptedModel,
 } from '@openai/agents/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, ConfigurationError } from '../../src/index.js';
 import { agentchatTools } from '../../src/openai-agents/index.js';
-import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { useMockServer } from '../helpers/use-mock-service.js';
 
 const API_KEY = 'sk_openai_agents_tools_5b8e2f4c';
 
-let server: MockServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startMockServer({ apiKeys: [API_KEY] });
-  client = new Client({ apiKey: API_KEY, baseUrl: server.baseUrl, maxRetries: 0 });
-});
-afterAll(() => server?.close());
-beforeEach(() => server.service.reset());
+const mock = useMockServer(API_KEY);
 
 /** A step of the scripted model: tool calls (name, arguments), or a final text. */
 type Step = { calls: Array<[string, Record<string, unknown>]> } | { text: string };
@@ -81,11 +73,11 @@ describe('the tools in run()', () => {
       () => ({ text: 'Done.' }),
     ]);
 
-    const result = await run(agentWith(model, agentchatTools(client)), 'Create and chat.');
+    const result = await run(agentWith(model, agentchatTools(mock.client)), 'Create and chat.');
 
     expect(result.finalOutput).toBe('Done.');
     model.assertComplete();
-    const [project] = server.service.projects();
+    const [project] = mock.server.service.projects();
     expect(project).toMatchObject({ name: 'Launch', agentId: 'agent_support' });
     // Each result reached the model as the SDK's typed value, in JSON.
     const [created, read, reply] = toolOutputsSeen(model)
@@ -118,7 +110,7 @@ describe('the tools in run()', () => {
       () => ({ text: 'It does not exist.' }),
     ]);
 
-    const result = await run(agentWith(model, agentchatTools(client)), 'Read proj_missing.');
+    const result = await run(agentWith(model, agentchatTools(mock.client)), 'Read proj_missing.');
 
     expect(result.finalOutput).toBe('It does not exist.');
     const seen = toolOutputsSeen(model)[1];
@@ -140,7 +132,7 @@ describe('the tools in run()', () => {
       () => ({ text: 'Oops.' }),
     ]);
 
-    await run(agentWith(model, agentchatTools(client)), 'Go');
+    await run(agentWith(model, agentchatTools(mock.client)), 'Go');
 
     const texts = inputOf(model.calls[1]?.request as ModelRequest).flatMap((item) =>
       item.type === 'function_call_result' ? [lastToolOutput([item])] : [],
@@ -149,7 +141,7 @@ describe('the tools in run()', () => {
       /^RequestValidationError: Invalid create_project arguments: .*agentID: is not a known field; did you mean agentId\? Nothing was sent\.$/,
     );
     expect(texts[1]).toMatch(/^RequestValidationError: Invalid get_project arguments: id: /);
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
   });
 
   it("tells only the class of an error that is not the SDK's", async () => {
@@ -180,7 +172,10 @@ describe('needsApproval', () => {
 
   it('interrupts the run and sends nothing until state.approve() and run(agent, state)', async () => {
     const model = scriptedModel([createCall, () => ({ text: 'Created.' })]);
-    const agent = agentWith(model, agentchatTools(client, { needsApproval: ['create_project'] }));
+    const agent = agentWith(
+      model,
+      agentchatTools(mock.client, { needsApproval: ['create_project'] }),
+    );
 
     const asked = await run(agent, 'Create a project.');
 
@@ -188,54 +183,58 @@ describe('needsApproval', () => {
     expect(asked.interruptions[0]?.arguments).toBe(
       JSON.stringify({ name: 'Launch', agentId: 'agent_support' }),
     );
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
 
     // Approved, the run resumes from its state and the call is made.
     for (const interruption of asked.interruptions) asked.state.approve(interruption);
     const resumed = await run(agent, asked.state);
 
     expect(resumed.finalOutput).toBe('Created.');
-    expect(server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+    expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
   });
 
   it('rejected, sends nothing and tells the model', async () => {
     const model = scriptedModel([createCall, () => ({ text: 'Not created.' })]);
-    const agent = agentWith(model, agentchatTools(client, { needsApproval: true }));
+    const agent = agentWith(model, agentchatTools(mock.client, { needsApproval: true }));
 
     const asked = await run(agent, 'Create a project.');
     for (const interruption of asked.interruptions) asked.state.reject(interruption);
     const resumed = await run(agent, asked.state);
 
     expect(resumed.finalOutput).toBe('Not created.');
-    expect(server.service.requestLog()).toEqual([]);
+    expect(mock.server.service.requestLog()).toEqual([]);
   });
 
   it('asks for every tool with true, for those named with a list, and for none by default', async () => {
     const asks = (tools: ReturnType<typeof agentchatTools>) =>
       Promise.all(tools.map((tool) => tool.needsApproval(undefined as never, {}, 'call_1')));
-    expect(await asks(agentchatTools(client, { needsApproval: true }))).toEqual([true, true, true]);
-    expect(await asks(agentchatTools(client, { needsApproval: ['send_message'] }))).toEqual([
+    expect(await asks(agentchatTools(mock.client, { needsApproval: true }))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(await asks(agentchatTools(mock.client, { needsApproval: ['send_message'] }))).toEqual([
       false,
       false,
       true,
     ]);
-    expect(await asks(agentchatTools(client))).toEqual([false, false, false]);
+    expect(await asks(agentchatTools(mock.client))).toEqual([false, false, false]);
   });
 });
 
 describe('tools and readOnly', () => {
   it('offer what they say, to the model too, as non-strict JSON Schema', async () => {
-    expect(agentchatTools(client, { readOnly: true }).map((tool) => tool.name)).toEqual([
+    expect(agentchatTools(mock.client, { readOnly: true }).map((tool) => tool.name)).toEqual([
       'get_project',
     ]);
     expect(
-      agentchatTools(client, { tools: ['send_message', 'create_project'] }).map(
+      agentchatTools(mock.client, { tools: ['send_message', 'create_project'] }).map(
         (tool) => tool.name,
       ),
     ).toEqual(['create_project', 'send_message']);
 
     const model = scriptedModel([() => ({ text: 'Nothing to do.' })]);
-    await run(agentWith(model, agentchatTools(client, { readOnly: true })), 'Hello');
+    await run(agentWith(model, agentchatTools(mock.client, { readOnly: true })), 'Hello');
 
     const offered = model.firstCall?.request.tools ?? [];
     expect(offered.map((tool) => tool.name)).toEqual(['get_project']);
@@ -260,7 +259,7 @@ describe('tools and readOnly', () => {
       () => ({ text: 'Created.' }),
     ]);
 
-    await run(agentWith(model, agentchatTools(client)), 'Go');
+    await run(agentWith(model, agentchatTools(mock.client)), 'Go');
 
     const create = model.firstCall?.request.tools.find((tool) => tool.name === 'create_project');
     expect(create).toMatchObject({
@@ -268,7 +267,9 @@ describe('tools and readOnly', () => {
       parameters: { properties: { metadata: { type: 'object' } } },
     });
     expect(create).not.toHaveProperty('parameters.properties.metadata.additionalProperties');
-    expect(server.service.projects().map((project) => project.metadata)).toEqual([{ tier: 2 }]);
+    expect(mock.server.service.projects().map((project) => project.metadata)).toEqual([
+      { tier: 2 },
+    ]);
   });
 
   it("fit an Agent of the application's own context type", async () => {
@@ -280,23 +281,23 @@ describe('tools and readOnly', () => {
     const agent = new Agent<{ userId: string }>({
       name: 'Projects',
       model,
-      tools: agentchatTools(client),
+      tools: agentchatTools(mock.client),
     });
 
     const result = await run(agent, 'Go', { context: { userId: 'user_1' } });
 
     expect(result.finalOutput).toBe('Created.');
-    expect(server.service.projects().map((project) => project.name)).toEqual(['Typed']);
+    expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Typed']);
   });
 
   it('are refused when wrong, with a ConfigurationError that says what to write', () => {
-    expect(() => agentchatTools(client, { readOnly: true, tools: ['create_project'] })).toThrow(
-      ConfigurationError,
-    );
-    expect(() => agentchatTools(client, { tools: ['get_projects' as never] })).toThrow(
+    expect(() =>
+      agentchatTools(mock.client, { readOnly: true, tools: ['create_project'] }),
+    ).toThrow(ConfigurationError);
+    expect(() => agentchatTools(mock.client, { tools: ['get_projects' as never] })).toThrow(
       /did you mean get_project\?/,
     );
-    expect(() => agentchatTools(client, { needsAproval: true } as never)).toThrow(
+    expect(() => agentchatTools(mock.client, { needsAproval: true } as never)).toThrow(
       /Unknown option needsAproval of agentchat\/openai-agents; did you mean needsApproval\?/,
     );
     expect(() => agentchatTools({} as Client)).toThrow(
@@ -310,7 +311,7 @@ describe('abort', () => {
     const signals: AbortSignal[] = [];
     const watched = new Client({
       apiKey: API_KEY,
-      baseUrl: server.baseUrl,
+      baseUrl: mock.server.baseUrl,
       maxRetries: 0,
       fetch: (input, init) => {
         const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
@@ -318,14 +319,14 @@ describe('abort', () => {
         return fetch(input, init);
       },
     });
-    server.service.enqueue({ kind: 'hang' });
+    mock.server.service.enqueue({ kind: 'hang' });
     const model = scriptedModel([() => ({ calls: [['get_project', { id: 'proj_1' }]] })]);
     const controller = new AbortController();
 
     const running = run(agentWith(model, agentchatTools(watched)), 'Read proj_1.', {
       signal: controller.signal,
     });
-    await expect.poll(() => server.service.requestLog().length).toBe(1);
+    await expect.poll(() => mock.server.service.requestLog().length).toBe(1);
     expect(signals.map((signal) => signal.aborted)).toEqual([false]);
     controller.abort(new Error('the user moved on'));
 
@@ -335,7 +336,7 @@ describe('abort', () => {
     expect(signals.map((signal) => (signal.reason as Error).message)).toEqual([
       'the user moved on',
     ]);
-    expect(server.service.requestLog()).toHaveLength(1);
+    expect(mock.server.service.requestLog()).toHaveLength(1);
     // The model was not asked again after the abort.
     expect(model.calls).toHaveLength(1);
   });

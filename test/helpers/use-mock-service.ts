@@ -1,9 +1,11 @@
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { Client, type ClientOptions } from '../../src/index.js';
 import {
   createMockService,
+  type MockServer,
   type MockServiceOptions,
+  startMockServer,
   strictListen,
 } from '../../src/testing/index.js';
 
@@ -23,4 +25,20 @@ export function useMockService(options: MockServiceOptions = {}) {
   const client = (options: ClientOptions = {}) =>
     new Client({ apiKey: API_KEY, baseUrl: mock.baseUrl, ...options });
   return { mock, client };
+}
+
+/**
+ * One mock service per test file served on 127.0.0.1 (for code that sends with a fetch of its
+ * own, such as an agent framework's), reset before every test, and a client of it that does not
+ * retry. Both are set once the file's `beforeAll` has run: read them from the returned object.
+ */
+export function useMockServer(apiKey: string) {
+  const used = {} as { server: MockServer; client: Client };
+  beforeAll(async () => {
+    used.server = await startMockServer({ apiKeys: [apiKey] });
+    used.client = new Client({ apiKey, baseUrl: used.server.baseUrl, maxRetries: 0 });
+  });
+  afterAll(() => used.server?.close());
+  beforeEach(() => used.server.service.reset());
+  return used;
 }
