@@ -32,13 +32,10 @@ import {
 } from '../helpers/authorization-server.js';
 import { type CredentialProxy, startCredentialProxy } from '../helpers/credential-proxy.js';
 import { freePort } from '../helpers/free-port.js';
+import { type FrontProcess, startFrontProcess } from '../helpers/front-process.js';
 import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
 import { runProcess, startProcess, tsxLoader } from '../helpers/run-process.js';
 import { launchChromium, registerPublicClient, signInAsPerson } from '../helpers/sign-in-host.js';
-import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-} from '../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_conformance_8c2e41';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,27 +58,26 @@ const RUN_TIMEOUT_MS = 120_000;
 
 let service: MockServer;
 let issuer: AuthorizationServer;
-let upstream: UpstreamIdentityProvider;
 let browser: Browser;
 let workDir: string;
 /** One server per mode: pass-through, protected, and the sign-in front. */
 let plain: McpHttpProcess;
 let protectedServer: McpHttpProcess;
+let signInFront: FrontProcess;
 let front: McpHttpProcess;
 /** Such as `http://127.0.0.1:41234`: the front's origin, its issuer. */
 let frontOrigin: string;
 const servers: McpHttpProcess[] = [];
 const proxies: CredentialProxy[] = [];
 
-/** `agentchat-mcp --http` from source on `port` (a free one by default), with `args` and `env`. */
+/** `agentchat-mcp --http` from source on a free port, with `args` and `env`. */
 async function startServer(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
-  port = 0,
 ): Promise<McpHttpProcess> {
   const server = await startMcpHttp(
     process.execPath,
-    [...tsxLoader, 'src/mcp/bin.ts', '--http', '--port', String(port), ...args],
+    [...tsxLoader, 'src/mcp/bin.ts', '--http', '--port', '0', ...args],
     { cwd: repo, env: { PATH: process.env.PATH, AGENTCHAT_BASE_URL: service.baseUrl, ...env } },
   );
   servers.push(server);
@@ -114,31 +110,25 @@ async function expectServerConformance(url: string, selection: readonly string[]
 }
 
 beforeAll(async () => {
-  const frontPort = await freePort();
-  frontOrigin = `http://127.0.0.1:${frontPort}`;
-  [service, issuer, upstream, browser, workDir] = await Promise.all([
+  [service, issuer, browser, workDir] = await Promise.all([
     startMockServer({ apiKeys: [SERVER_KEY] }),
     startAuthorizationServer(),
-    // The front's identity provider knows the front's origin before it starts.
-    startUpstreamIdentityProvider(frontOrigin),
     launchChromium(),
     mkdtemp(join(tmpdir(), 'agentchat-conformance-')),
   ]);
-  [plain, protectedServer, front] = await Promise.all([
+  [plain, protectedServer, signInFront] = await Promise.all([
     startServer([]),
     startServer(['--authorization-server', issuer.issuer], { AGENTCHAT_API_KEY: SERVER_KEY }),
-    startServer(
-      ['--upstream-issuer', upstream.issuer, '--upstream-client-id', upstream.clientId],
-      { AGENTCHAT_API_KEY: SERVER_KEY, AGENTCHAT_UPSTREAM_CLIENT_SECRET: upstream.clientSecret },
-      frontPort,
-    ),
+    startFrontProcess({ serverKey: SERVER_KEY, service }),
   ]);
+  front = signInFront.bin;
+  frontOrigin = signInFront.origin;
 });
 afterAll(async () => {
   await browser?.close();
   await Promise.all(proxies.map((proxy) => proxy.close()));
   await Promise.all(servers.map((server) => server.stop()));
-  await upstream?.close();
+  await signInFront?.close();
   await issuer?.close();
   await service?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });

@@ -6,49 +6,30 @@
  * the code is redeemed with the document's URL as `client_id`, and the token names it. A host that
  * registered itself under the same name is shown as unverified.
  */
-import { createServer as createHttpsServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import type { Browser, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { freePort } from '../helpers/free-port.js';
-import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
-import { tsxLoader } from '../helpers/run-process.js';
+import { type DocumentServer, startDocumentServer } from '../helpers/document-server.js';
+import { type FrontProcess, startFrontProcess } from '../helpers/front-process.js';
 import { signInThroughFront } from '../helpers/sign-in-front.js';
 import { launchChromium, startRedirectTarget } from '../helpers/sign-in-host.js';
-import { makeTestCertificate, type TestCertificate } from '../helpers/test-certificate.js';
-import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-} from '../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_edges_verified_8b2c';
 const HOST_NAME = 'Browser Host';
-const repo = fileURLToPath(new URL('../..', import.meta.url));
 
-let certificate: TestCertificate;
-let service: MockServer;
-let upstream: UpstreamIdentityProvider;
-let front: McpHttpProcess;
+let front: FrontProcess;
 let origin: string;
 let browser: Browser;
 let redirect: { url: string; server: { close(): void } };
 /** The host's metadata document server, https on this machine. */
-let documents: Server;
+let documents: DocumentServer;
 let documentUrl: string;
-const documentRequests: string[] = [];
+let documentRequests: readonly string[];
 
 beforeAll(async () => {
-  certificate = await makeTestCertificate();
-  [service, redirect, browser] = await Promise.all([
-    startMockServer({ apiKeys: [SERVER_KEY] }),
-    startRedirectTarget(),
-    launchChromium(),
-  ]);
-  documents = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
-    documentRequests.push(req.url ?? '');
+  [redirect, browser] = await Promise.all([startRedirectTarget(), launchChromium()]);
+  // Every address of this machine (`::`, dual-stack), whichever `localhost` resolves to first.
+  documents = await startDocumentServer('::', (req, res) => {
     if (req.url !== '/oauth/client.json') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({
@@ -61,47 +42,19 @@ beforeAll(async () => {
       }),
     );
   });
-  // Every address of this machine (`::`, dual-stack), whichever `localhost` resolves to first.
-  await new Promise<void>((resolve) => documents.listen(0, '::', resolve));
-  documentUrl = `https://localhost:${(documents.address() as AddressInfo).port}/oauth/client.json`;
-
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  upstream = await startUpstreamIdentityProvider(origin);
-  front = await startMcpHttp(
-    process.execPath,
-    [
-      ...tsxLoader,
-      'src/mcp/bin.ts',
-      '--http',
-      '--port',
-      String(port),
-      '--upstream-issuer',
-      upstream.issuer,
-      '--upstream-client-id',
-      upstream.clientId,
-    ],
-    {
-      cwd: repo,
-      env: {
-        PATH: process.env.PATH,
-        NODE_EXTRA_CA_CERTS: certificate.certFile,
-        AGENTCHAT_BASE_URL: service.baseUrl,
-        AGENTCHAT_API_KEY: SERVER_KEY,
-        AGENTCHAT_UPSTREAM_CLIENT_SECRET: upstream.clientSecret,
-      },
-    },
-  );
+  documentUrl = `${documents.origin}/oauth/client.json`;
+  documentRequests = documents.requests;
+  front = await startFrontProcess({
+    serverKey: SERVER_KEY,
+    env: { NODE_EXTRA_CA_CERTS: documents.certificate.certFile },
+  });
+  origin = front.origin;
 }, 60_000);
 afterAll(async () => {
-  await front?.stop();
+  await front?.close();
   await browser?.close();
-  documents?.closeAllConnections();
-  documents?.close();
+  await documents?.close();
   redirect?.server.close();
-  await upstream?.close();
-  await service?.close();
-  await certificate?.remove();
 });
 
 /** What the consent page says of the host. */

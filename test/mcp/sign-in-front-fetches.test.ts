@@ -8,25 +8,16 @@
  * is fetched once per authorization, not once per look-up.
  */
 import { createServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as TcpServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRATION_BURST } from '../../src/mcp/front/engine.js';
-import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { freePort } from '../helpers/free-port.js';
-import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
-import { tsxLoader } from '../helpers/run-process.js';
+import { type DocumentServer, startDocumentServer } from '../helpers/document-server.js';
+import { type FrontProcess, startFrontProcess } from '../helpers/front-process.js';
 import { postFrom, registrationsFrom } from '../helpers/sign-in-front.js';
 import { authorizationUrl, startRedirectTarget } from '../helpers/sign-in-host.js';
-import { makeTestCertificate, type TestCertificate } from '../helpers/test-certificate.js';
-import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-} from '../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_fetches_6d1f';
-const repo = fileURLToPath(new URL('../..', import.meta.url));
 const resolveTestHosts = fileURLToPath(
   new URL('../helpers/resolve-test-hosts.mjs', import.meta.url),
 );
@@ -46,29 +37,23 @@ const UNSAFE_REDIRECTS: Record<string, string> = {
   '/script.json': 'javascript:alert(1)//',
 };
 
-let certificate: TestCertificate;
-let service: MockServer;
-let upstream: UpstreamIdentityProvider;
-let front: McpHttpProcess;
+let front: FrontProcess;
 let origin: string;
 let redirect: { url: string; server: Server };
 /** The metadata documents, on every address of this machine (`::`, dual-stack). */
-let documents: Server;
+let documents: DocumentServer;
 let documentsPort: number;
 /** Each connection the documents' server accepted, by the address it was made to. */
 const connections: string[] = [];
-const documentRequests: string[] = [];
+let documentRequests: readonly string[];
 /** A plain-http server standing for an internal URL a client would have the front fetch. */
 let internal: Server;
 let internalOrigin: string;
 const internalRequests: string[] = [];
 
 beforeAll(async () => {
-  certificate = await makeTestCertificate();
-  service = await startMockServer({ apiKeys: [SERVER_KEY] });
   redirect = await startRedirectTarget();
-  documents = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
-    documentRequests.push(req.url ?? '');
+  documents = await startDocumentServer('::', (req, res) => {
     // Held longer than the engine's bound: the front gives up first.
     if (req.url === '/slow.json') return;
     if (req.url === '/key-set-url.json') {
@@ -99,9 +84,11 @@ beforeAll(async () => {
     }
     res.writeHead(404).end();
   });
-  documents.on('connection', (socket) => connections.push(socket.localAddress ?? ''));
-  await new Promise<void>((resolve) => documents.listen(0, '::', resolve));
-  documentsPort = (documents.address() as AddressInfo).port;
+  // Counted as TCP connections, before any TLS: a refused fetch makes none at all.
+  const tcp: TcpServer = documents.server;
+  tcp.on('connection', (socket) => connections.push(socket.localAddress ?? ''));
+  documentsPort = documents.port;
+  documentRequests = documents.requests;
   internal = createServer((req, res) => {
     internalRequests.push(req.url ?? '');
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}');
@@ -109,52 +96,26 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
   internalOrigin = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
 
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  upstream = await startUpstreamIdentityProvider(origin);
-  front = await startMcpHttp(
-    process.execPath,
-    [
-      ...tsxLoader,
-      '--import',
-      resolveTestHosts,
-      'src/mcp/bin.ts',
-      '--http',
-      '--port',
-      String(port),
-      '--upstream-issuer',
-      upstream.issuer,
-      '--upstream-client-id',
-      upstream.clientId,
-      // A proxy on this machine at 127.0.0.10, whose X-Forwarded-For the front believes.
-      '--trusted-proxy',
-      '127.0.0.10',
-    ],
-    {
-      cwd: repo,
-      env: {
-        PATH: process.env.PATH,
-        NODE_EXTRA_CA_CERTS: certificate.certFile,
-        TEST_HOST_ADDRESSES: Object.entries(TEST_HOSTS)
-          .map(([name, address]) => `${name}=${address}`)
-          .join(','),
-        AGENTCHAT_BASE_URL: service.baseUrl,
-        AGENTCHAT_API_KEY: SERVER_KEY,
-        AGENTCHAT_UPSTREAM_CLIENT_SECRET: upstream.clientSecret,
-      },
+  front = await startFrontProcess({
+    serverKey: SERVER_KEY,
+    nodeArguments: ['--import', resolveTestHosts],
+    // A proxy on this machine at 127.0.0.10, whose X-Forwarded-For the front believes.
+    binArguments: ['--trusted-proxy', '127.0.0.10'],
+    env: {
+      NODE_EXTRA_CA_CERTS: documents.certificate.certFile,
+      TEST_HOST_ADDRESSES: Object.entries(TEST_HOSTS)
+        .map(([name, address]) => `${name}=${address}`)
+        .join(','),
     },
-  );
+  });
+  origin = front.origin;
 }, 60_000);
 afterAll(async () => {
-  await front?.stop();
-  documents?.closeAllConnections();
-  documents?.close();
+  await front?.close();
+  await documents?.close();
   internal?.closeAllConnections();
   internal?.close();
   redirect?.server.close();
-  await upstream?.close();
-  await service?.close();
-  await certificate?.remove();
 });
 
 /** Starts an authorization whose `client_id` is `clientId`: the front's answer. */

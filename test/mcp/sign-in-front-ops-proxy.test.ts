@@ -6,20 +6,15 @@
  * in through Chromium, and the proxy's log holds nothing of the front's own traffic.
  */
 import type { Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { freePort } from '../helpers/free-port.js';
-import { startMcpHttp } from '../helpers/mcp-http.js';
-import { tsxLoader } from '../helpers/run-process.js';
+import { startFrontProcess } from '../helpers/front-process.js';
 import { signInThroughFront } from '../helpers/sign-in-front.js';
 import { launchChromium, startRedirectTarget } from '../helpers/sign-in-host.js';
 import { startTinyproxy } from '../helpers/tinyproxy.js';
-import { startUpstreamIdentityProvider } from '../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_proxy_41c7';
-const repo = fileURLToPath(new URL('../..', import.meta.url));
 
 let service: MockServer;
 let browser: Browser;
@@ -43,43 +38,23 @@ afterAll(async () => {
  * with the front's origin, the upstream's, and the front's standard error.
  */
 async function signInUnderProxy(proxyEnv: Record<string, string>) {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const upstream = await startUpstreamIdentityProvider(origin);
-  const front = await startMcpHttp(
-    process.execPath,
-    [
-      ...tsxLoader,
-      'src/mcp/bin.ts',
-      '--http',
-      '--port',
-      String(port),
-      '--upstream-issuer',
-      upstream.issuer,
-      '--upstream-client-id',
-      upstream.clientId,
-    ],
-    {
-      cwd: repo,
-      env: {
-        PATH: process.env.PATH,
-        AGENTCHAT_BASE_URL: service.baseUrl,
-        AGENTCHAT_API_KEY: SERVER_KEY,
-        AGENTCHAT_UPSTREAM_CLIENT_SECRET: upstream.clientSecret,
-        NODE_USE_ENV_PROXY: '1',
-        // The service, on 127.0.0.1 too, is reached directly; a proxy is for the internet.
-        NO_PROXY: new URL(service.baseUrl).host,
-        ...proxyEnv,
-      },
+  const front = await startFrontProcess({
+    serverKey: SERVER_KEY,
+    service,
+    env: {
+      NODE_USE_ENV_PROXY: '1',
+      // The service, on 127.0.0.1 too, is reached directly; a proxy is for the internet.
+      NO_PROXY: new URL(service.baseUrl).host,
+      ...proxyEnv,
     },
-  );
+  });
+  const { origin, upstream } = front;
   try {
     const { tokens } = await signInThroughFront(browser, origin, redirect.url);
     expect(tokens.access_token).toBeTruthy();
-    return { origin, upstreamOrigin: upstream.issuer, stderr: front.stderr() };
+    return { origin, upstreamOrigin: upstream.issuer, stderr: front.bin.stderr() };
   } finally {
-    await front.stop();
-    await upstream.close();
+    await front.close();
   }
 }
 

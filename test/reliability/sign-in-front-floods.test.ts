@@ -10,18 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRATION_BURST, REGISTRATION_REFILL_MS } from '../../src/mcp/front/engine.js';
 import { MAX_RECORDS_PER_MODEL } from '../../src/mcp/front/memory-store.js';
-import { type MockServer, startMockServer } from '../../src/testing/index.js';
-import { freePort } from '../helpers/free-port.js';
-import { type StartedProcess, startProcess, tsxLoader } from '../helpers/run-process.js';
+import { type FrontProcess, startFrontProcess } from '../helpers/front-process.js';
+import type { McpHttpProcess } from '../helpers/mcp-http.js';
 import { MiB, memoryOf } from '../helpers/server-process.js';
 import { atLength } from '../helpers/soak.js';
-import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-} from '../helpers/upstream-identity-provider.js';
 
 /** The heap the front keeps after a full collection, in bytes. */
-async function heapOf(process: StartedProcess): Promise<number> {
+async function heapOf(process: McpHttpProcess): Promise<number> {
   const readings = () => [...process.stderr().matchAll(/heap-on-signal: (\d+)/g)];
   const before = readings().length;
   process.child.kill('SIGUSR2');
@@ -46,50 +41,21 @@ const AUTHORIZATIONS = 500 + MAX_RECORDS_PER_MODEL + ROUNDS * ROUND;
 const MOST_KEPT_PER_AUTHORIZATION = (2 * MiB) / 5_000;
 const REDIRECT_URI = 'http://127.0.0.1:1/callback';
 
-let service: MockServer;
-let upstream: UpstreamIdentityProvider;
-let front: StartedProcess;
+let signInFront: FrontProcess;
+let front: McpHttpProcess;
 let origin: string;
 
 beforeAll(async () => {
-  service = await startMockServer({ apiKeys: [SERVER_KEY] });
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  upstream = await startUpstreamIdentityProvider(origin);
   const hook = fileURLToPath(new URL('../helpers/heap-on-signal.ts', import.meta.url));
-  front = await startProcess(
-    process.execPath,
-    [
-      '--expose-gc',
-      ...tsxLoader,
-      '--import',
-      hook,
-      'src/mcp/bin.ts',
-      '--http',
-      '--port',
-      String(port),
-      '--upstream-issuer',
-      upstream.issuer,
-      '--upstream-client-id',
-      upstream.clientId,
-    ],
-    {
-      ready: /serving MCP at (\S+)/,
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      env: {
-        PATH: process.env.PATH,
-        AGENTCHAT_BASE_URL: service.baseUrl,
-        AGENTCHAT_API_KEY: SERVER_KEY,
-        AGENTCHAT_UPSTREAM_CLIENT_SECRET: upstream.clientSecret,
-      },
-    },
-  );
+  signInFront = await startFrontProcess({
+    serverKey: SERVER_KEY,
+    nodeArguments: ['--expose-gc', '--import', hook],
+  });
+  front = signInFront.bin;
+  origin = signInFront.origin;
 }, 60_000);
 afterAll(async () => {
-  front?.child.kill('SIGTERM');
-  if (front) await front.exited;
-  await upstream?.close();
-  await service?.close();
+  await signInFront?.close();
 });
 
 function register(): Promise<Response> {

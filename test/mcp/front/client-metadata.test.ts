@@ -7,9 +7,6 @@
  * machine are refused with an error page, and no redirect.
  */
 import type { Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import {
   Client as McpClient,
   StreamableHTTPClientTransport,
@@ -17,11 +14,11 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../../src/testing/index.js';
-import { freePort } from '../../helpers/free-port.js';
+import type { MockServer } from '../../../src/testing/index.js';
+import { type DocumentServer, startDocumentServer } from '../../helpers/document-server.js';
+import { type FrontProcess, startFrontProcess } from '../../helpers/front-process.js';
 import { callTool, listedToolNames } from '../../helpers/mcp-client.js';
-import { type McpHttpProcess, startMcpHttp } from '../../helpers/mcp-http.js';
-import { tsxLoader } from '../../helpers/run-process.js';
+import type { McpHttpProcess } from '../../helpers/mcp-http.js';
 import {
   authorizationUrl,
   BrowserHost,
@@ -29,24 +26,18 @@ import {
   signInAsPerson,
   startRedirectTarget,
 } from '../../helpers/sign-in-host.js';
-import { makeTestCertificate } from '../../helpers/test-certificate.js';
-import {
-  startUpstreamIdentityProvider,
-  type UpstreamIdentityProvider,
-} from '../../helpers/upstream-identity-provider.js';
 
 const SERVER_KEY = 'sk_front_cimd_1a7d';
-const repo = fileURLToPath(new URL('../../..', import.meta.url));
 
+let signInFront: FrontProcess;
 let service: MockServer;
-let upstream: UpstreamIdentityProvider;
 let front: McpHttpProcess;
 let origin: string;
 let browser: Browser;
 let redirect: { url: string; server: Server };
-let documents: Server;
+let documents: DocumentServer;
 let documentsOrigin: string;
-const documentRequests: string[] = [];
+let documentRequests: readonly string[];
 
 function metadataDocument(url: string, extra: Record<string, unknown> = {}) {
   return {
@@ -61,11 +52,8 @@ function metadataDocument(url: string, extra: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  service = await startMockServer({ apiKeys: [SERVER_KEY] });
   redirect = await startRedirectTarget();
-  const certificate = await makeTestCertificate();
-  documents = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
-    documentRequests.push(req.url ?? '');
+  documents = await startDocumentServer('127.0.0.1', (req, res) => {
     const url = `${documentsOrigin}${req.url}`;
     const json = (body: unknown) =>
       res
@@ -83,46 +71,22 @@ beforeAll(async () => {
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
-  documentsOrigin = `https://127.0.0.1:${(documents.address() as AddressInfo).port}`;
-
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  upstream = await startUpstreamIdentityProvider(origin);
-  front = await startMcpHttp(
-    process.execPath,
-    [
-      ...tsxLoader,
-      'src/mcp/bin.ts',
-      '--http',
-      '--port',
-      String(port),
-      '--upstream-issuer',
-      upstream.issuer,
-      '--upstream-client-id',
-      upstream.clientId,
-    ],
-    {
-      cwd: repo,
-      env: {
-        PATH: process.env.PATH,
-        NODE_EXTRA_CA_CERTS: certificate.certFile,
-        AGENTCHAT_BASE_URL: service.baseUrl,
-        AGENTCHAT_API_KEY: SERVER_KEY,
-        AGENTCHAT_UPSTREAM_CLIENT_SECRET: upstream.clientSecret,
-      },
-    },
-  );
+  documentsOrigin = documents.origin;
+  documentRequests = documents.requests;
+  signInFront = await startFrontProcess({
+    serverKey: SERVER_KEY,
+    env: { NODE_EXTRA_CA_CERTS: documents.certificate.certFile },
+  });
+  service = signInFront.service;
+  front = signInFront.bin;
+  origin = signInFront.origin;
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await front?.stop();
-  documents?.closeAllConnections();
-  documents?.close();
+  await signInFront?.close();
+  await documents?.close();
   redirect?.server.close();
-  await upstream?.close();
-  await service?.close();
 });
 
 describe('Client ID Metadata Documents at the sign-in front', { timeout: 90_000 }, () => {
