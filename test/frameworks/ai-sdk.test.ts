@@ -5,7 +5,7 @@
 import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { agentchatToolApproval, agentchatTools } from '../../src/ai-sdk/index.js';
-import { Client, ConfigurationError, NotFoundError } from '../../src/index.js';
+import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 import { lastToolOutput, scriptedModel } from './scripted-model.js';
 
@@ -247,16 +247,7 @@ describe('tools and readOnly', () => {
 
 describe('abort', () => {
   it("the AI SDK's abortSignal reaches the request in flight", async () => {
-    const signals: AbortSignal[] = [];
-    const watched = new Client({
-      apiKey: API_KEY,
-      baseUrl: mock.server.baseUrl,
-      fetch: (input, init) => {
-        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-        if (signal) signals.push(signal);
-        return fetch(input, init);
-      },
-    });
+    const { client: watched, signals } = mock.watchedClient();
     mock.server.service.enqueue({ kind: 'hang' });
     const { model } = scriptedModel([
       () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),

@@ -15,7 +15,7 @@ import {
   type InterruptOnConfig,
 } from 'langchain';
 import { describe, expect, it, vi } from 'vitest';
-import { Client, ConfigurationError, NotFoundError } from '../../src/index.js';
+import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
 import { agentchatInterruptOn, agentchatTools } from '../../src/langchain/index.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 
@@ -333,17 +333,7 @@ describe('tools and readOnly', () => {
 
 describe('abort', () => {
   it("the agent's signal reaches the request in flight", async () => {
-    const signals: AbortSignal[] = [];
-    const watched = new Client({
-      apiKey: API_KEY,
-      baseUrl: mock.server.baseUrl,
-      maxRetries: 0,
-      fetch: (input, init) => {
-        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-        if (signal) signals.push(signal);
-        return fetch(input, init);
-      },
-    });
+    const { client: watched, signals } = mock.watchedClient();
     mock.server.service.enqueue({ kind: 'hang' });
     const model = fakeModel().respondWithTools([{ name: 'get_project', args: { id: 'proj_1' } }]);
     const agent = createAgent({ model, tools: agentchatTools(watched) });

@@ -8,7 +8,7 @@ import { Agent } from '@mastra/core/agent';
 import { InMemoryStore } from '@mastra/core/storage';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { Client, ConfigurationError } from '../../src/index.js';
+import { type Client, ConfigurationError } from '../../src/index.js';
 import { type AgentChatToolSet, agentchatTools } from '../../src/mastra/index.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 import { lastToolOutput, type ModelStep, scriptedModel } from './scripted-model.js';
@@ -323,18 +323,9 @@ describe('tools and readOnly', () => {
 
 describe('abort', () => {
   it('the abortSignal of agent.generate reaches the request in flight', async () => {
-    const signals: AbortSignal[] = [];
-    const watched = new Client({
-      apiKey: API_KEY,
-      baseUrl: mock.server.baseUrl,
-      maxRetries: 0,
+    const { client: watched, signals } = mock.watchedClient({
       // Longer than the test waits: only the run's abort can end the request the mock holds.
       timeout: 600_000,
-      fetch: (input, init) => {
-        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-        if (signal) signals.push(signal);
-        return fetch(input, init);
-      },
     });
     mock.server.service.enqueue({ kind: 'hang' });
     const { agent, prompts } = scriptedAgent(agentchatTools(watched), [
@@ -383,17 +374,9 @@ describe('agent.stream', () => {
   });
 
   it('passes its abortSignal to the request in flight', async () => {
-    const signals: AbortSignal[] = [];
-    const watched = new Client({
-      apiKey: API_KEY,
-      baseUrl: mock.server.baseUrl,
-      maxRetries: 0,
+    const { client: watched, signals } = mock.watchedClient({
       // Longer than the test waits: only the run's abort can end the request the mock holds.
       timeout: 600_000,
-      fetch: (input, init) => {
-        if (init?.signal) signals.push(init.signal);
-        return fetch(input, init);
-      },
     });
     mock.server.service.enqueue({ kind: 'hang' });
     const { agent, model } = streamingAgent(agentchatTools(watched));

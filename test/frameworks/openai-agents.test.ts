@@ -12,7 +12,7 @@ import {
   ScriptedModel,
 } from '@openai/agents/testing';
 import { describe, expect, it } from 'vitest';
-import { Client, ConfigurationError } from '../../src/index.js';
+import { type Client, ConfigurationError } from '../../src/index.js';
 import { agentchatTools } from '../../src/openai-agents/index.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 
@@ -308,17 +308,7 @@ describe('tools and readOnly', () => {
 
 describe('abort', () => {
   it("run()'s signal reaches the request in flight and ends the run with its reason", async () => {
-    const signals: AbortSignal[] = [];
-    const watched = new Client({
-      apiKey: API_KEY,
-      baseUrl: mock.server.baseUrl,
-      maxRetries: 0,
-      fetch: (input, init) => {
-        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-        if (signal) signals.push(signal);
-        return fetch(input, init);
-      },
-    });
+    const { client: watched, signals } = mock.watchedClient();
     mock.server.service.enqueue({ kind: 'hang' });
     const model = scriptedModel([() => ({ calls: [['get_project', { id: 'proj_1' }]] })]);
     const controller = new AbortController();

@@ -33,7 +33,30 @@ export function useMockService(options: MockServiceOptions = {}) {
  * retry. Both are set once the file's `beforeAll` has run: read them from the returned object.
  */
 export function useMockServer(apiKey: string) {
-  const used = {} as { server: MockServer; client: Client };
+  /**
+   * Another client of the server, `options` over the same defaults, whose fetch records each
+   * request's abort signal in `signals`: to see a framework's abort reach the request in flight.
+   */
+  function watchedClient(options: ClientOptions = {}) {
+    const signals: AbortSignal[] = [];
+    const client = new Client({
+      apiKey,
+      baseUrl: used.server.baseUrl,
+      maxRetries: 0,
+      ...options,
+      fetch: (input, init) => {
+        const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+        if (signal) signals.push(signal);
+        return fetch(input, init);
+      },
+    });
+    return { client, signals };
+  }
+  const used = { watchedClient } as {
+    server: MockServer;
+    client: Client;
+    watchedClient: typeof watchedClient;
+  };
   beforeAll(async () => {
     used.server = await startMockServer({ apiKeys: [apiKey] });
     used.client = new Client({ apiKey, baseUrl: used.server.baseUrl, maxRetries: 0 });
