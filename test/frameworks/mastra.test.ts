@@ -29,6 +29,11 @@ type AgentConfig = ConstructorParameters<typeof Agent>[0];
  */
 function scriptedAgent(tools: AgentChatToolSet, steps: readonly ModelStep[]) {
   const { model, prompts } = scriptedModel(steps);
+  return { agent: registeredAgent(model, tools), model, prompts };
+}
+
+/** An agent of `model` and `tools` on a Mastra instance with in-memory storage. */
+function registeredAgent(model: MockLanguageModelV3, tools: AgentChatToolSet): Agent {
   const agent = new Agent({
     id: 'projects',
     name: 'Projects',
@@ -39,7 +44,7 @@ function scriptedAgent(tools: AgentChatToolSet, steps: readonly ModelStep[]) {
     tools,
   });
   new Mastra({ agents: { projects: agent }, storage: new InMemoryStore(), logger: false });
-  return { agent, model, prompts };
+  return agent;
 }
 
 /**
@@ -72,15 +77,7 @@ function streamingAgent(tools: AgentChatToolSet) {
       return { stream: simulateReadableStream({ chunks: chunks as never[] }) };
     },
   });
-  const agent = new Agent({
-    id: 'projects',
-    name: 'Projects',
-    instructions: 'You manage projects.',
-    model: model as unknown as AgentConfig['model'],
-    tools,
-  });
-  new Mastra({ agents: { projects: agent }, storage: new InMemoryStore(), logger: false });
-  return { agent, model };
+  return { agent: registeredAgent(model, tools), model };
 }
 
 /** The tool names a model was offered on its first step. */
