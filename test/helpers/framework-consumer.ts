@@ -34,7 +34,7 @@ export interface FrameworkConsumers {
 
 /**
  * Consumers of one framework for this test file: `files` (under test/package/consumer) are
- * copied into each project, `extraEnv` is added to what its programs see (a framework's
+ * copied into each project with watched-client.mjs, `extraEnv` is added to what its programs see (a framework's
  * telemetry switched off), and every project is removed after the file.
  */
 export function useFrameworkConsumers(
@@ -55,7 +55,8 @@ export function useFrameworkConsumers(
     const folder = await mkdtemp(join(tmpdir(), `agentchat-${framework}-`));
     folders.push(folder);
     await writeFile(join(folder, 'package.json'), '{ "private": true, "type": "module" }\n');
-    for (const file of options.files) {
+    // Every scenario takes its client's options from watched-client.mjs.
+    for (const file of ['watched-client.mjs', ...options.files]) {
       await cp(join(import.meta.dirname, '../package/consumer', file), join(folder, file));
     }
     await run(

@@ -7,6 +7,7 @@ import { agentchatTools } from 'agentchat/ai-sdk';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { lastOutput, usage } from './ai-sdk-loop.mjs';
+import { watchedClientOptions } from './watched-client.mjs';
 
 const [baseUrl, label] = process.argv.slice(2);
 const API_KEY = 'sk_ai_sdk_package_9d3f1b7a';
@@ -37,16 +38,8 @@ function scripted(steps) {
   return { model, prompts };
 }
 
-const signals = [];
-const client = new Client({
-  apiKey: API_KEY,
-  baseUrl,
-  maxRetries: 0,
-  fetch: (input, init) => {
-    signals.push(init?.signal ?? input.signal);
-    return fetch(input, init);
-  },
-});
+const { clientOptions, signals } = watchedClientOptions(API_KEY, baseUrl);
+const client = new Client(clientOptions);
 const result = {};
 
 // Create, read and chat: what the model reads of each result.

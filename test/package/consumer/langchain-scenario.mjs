@@ -10,6 +10,7 @@ import { Client } from 'agentchat';
 import { agentchatInterruptOn, agentchatTools } from 'agentchat/langchain';
 import { createAgent, humanInTheLoopMiddleware } from 'langchain';
 import { lastResult, lastTool, scriptedModel } from './langchain-model.mjs';
+import { watchedClientOptions } from './watched-client.mjs';
 
 const [baseUrl, label] = process.argv.slice(2);
 const API_KEY = 'sk_langchain_package_2c7e9f4a';
@@ -19,16 +20,7 @@ const seenBy = (messages) => {
   return { name: message.name, status: message.status, text: message.text };
 };
 
-const signals = [];
-const clientOptions = {
-  apiKey: API_KEY,
-  baseUrl,
-  maxRetries: 0,
-  fetch: (input, init) => {
-    signals.push(init?.signal ?? input.signal);
-    return fetch(input, init);
-  },
-};
+const { clientOptions, signals } = watchedClientOptions(API_KEY, baseUrl);
 const client = new Client(clientOptions);
 const result = {};
 

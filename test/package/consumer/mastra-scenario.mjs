@@ -8,6 +8,7 @@ import { InMemoryStore } from '@mastra/core/storage';
 import { Client } from 'agentchat';
 import { agentchatTools } from 'agentchat/mastra';
 import { lastOutput, scriptedModel } from './mastra-model.mjs';
+import { watchedClientOptions } from './watched-client.mjs';
 
 const [baseUrl, label] = process.argv.slice(2);
 const API_KEY = 'sk_mastra_package_2c7e9d14';
@@ -22,18 +23,11 @@ function scripted(tools, steps) {
   return { agent, model, prompts };
 }
 
-const signals = [];
-const client = new Client({
-  apiKey: API_KEY,
-  baseUrl,
-  maxRetries: 0,
+const { clientOptions, signals } = watchedClientOptions(API_KEY, baseUrl, {
   // Longer than the test waits: only the run's abort can end the request the mock holds.
   timeout: 600_000,
-  fetch: (input, init) => {
-    signals.push(init?.signal ?? input.signal);
-    return fetch(input, init);
-  },
 });
+const client = new Client(clientOptions);
 const result = {};
 
 // Create, read and chat: what the model reads of each result.

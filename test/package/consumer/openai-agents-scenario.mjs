@@ -12,6 +12,7 @@ import {
 } from '@openai/agents/testing';
 import { Client } from 'agentchat';
 import { agentchatTools } from 'agentchat/openai-agents';
+import { watchedClientOptions } from './watched-client.mjs';
 
 const [baseUrl, label] = process.argv.slice(2);
 const API_KEY = 'sk_openai_agents_package_3e7a9c1d';
@@ -40,16 +41,8 @@ function scripted(steps) {
 
 const agentWith = (model, tools) => new Agent({ name: 'Projects', model, tools });
 
-const signals = [];
-const client = new Client({
-  apiKey: API_KEY,
-  baseUrl,
-  maxRetries: 0,
-  fetch: (input, init) => {
-    signals.push(init?.signal ?? input.signal);
-    return fetch(input, init);
-  },
-});
+const { clientOptions, signals } = watchedClientOptions(API_KEY, baseUrl);
+const client = new Client(clientOptions);
 const result = {};
 
 // Create, read and chat: what the model reads of each result, and what the run holds.
