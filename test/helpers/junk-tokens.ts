@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { exportSPKI } from 'jose';
 import type { AuthorizationServer } from './authorization-server.js';
+import { INITIALIZE } from './mcp-http.js';
 import { type StartedProcess, startProcess, tsxLoader } from './run-process.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -169,18 +170,6 @@ export async function startMcpServerProcess(
     },
   };
 }
-
-/** An MCP request any valid token may make. */
-export const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'agentchat-junk-tokens', version: '1.0.0' },
-  },
-});
 
 /** What the server answered one request, and on which connection. */
 export interface Answer {

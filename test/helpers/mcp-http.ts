@@ -5,6 +5,18 @@
 import type { ChildProcess } from 'node:child_process';
 import { startProcess } from './run-process.js';
 
+/** An MCP `initialize` request as a JSON body: what any valid token may send to `/mcp`. */
+export const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'agentchat-tests', version: '1.0.0' },
+  },
+});
+
 /** A running `agentchat-mcp --http`. */
 export interface McpHttpProcess {
   /** The endpoint it printed, `http://127.0.0.1:<port>/mcp`. */

@@ -14,6 +14,7 @@ import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { freePort } from '../helpers/free-port.js';
+import { INITIALIZE } from '../helpers/mcp-http.js';
 import { tsxLoader } from '../helpers/run-process.js';
 import { signInThroughFront } from '../helpers/sign-in-front.js';
 import { launchChromium, startRedirectTarget } from '../helpers/sign-in-host.js';
@@ -145,16 +146,7 @@ describe('docs/mcp.md: the sign-in front in your own server', { timeout: 120_000
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
         },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'recipe-test', version: '1.0.0' },
-          },
-        }),
+        body: INITIALIZE,
       });
       expect(initialize.status).toBe(200);
       expect(await initialize.text()).toContain('"serverInfo"');

@@ -11,7 +11,8 @@ import {
   type AuthorizationServer,
   startAuthorizationServer,
 } from '../helpers/authorization-server.js';
-import { INITIALIZE, postMcp } from '../helpers/junk-tokens.js';
+import { postMcp } from '../helpers/junk-tokens.js';
+import { INITIALIZE } from '../helpers/mcp-http.js';
 import { closedBy, openSocket, rawExchange, streamBody } from '../helpers/raw-http.js';
 import {
   MiB,
