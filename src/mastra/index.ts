@@ -25,15 +25,16 @@
  * @module agentchat/mastra
  */
 import { createTool, type Tool, type ToolExecutionContext } from '@mastra/core/tools';
-import type {
-  ChatReply,
-  ChatSendParams,
-  Client,
-  CreatedProject,
-  Project,
-  ProjectCreateParams,
+import {
+  type ChatReply,
+  type ChatSendParams,
+  type Client,
+  type CreatedProject,
+  isAgentChatError,
+  type Project,
+  type ProjectCreateParams,
 } from '../index.js';
-import { modelSafeError } from '../tools/error-text.js';
+import { modelSafeError, toolErrorText } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
 
 /**
@@ -99,9 +100,14 @@ export type AgentChatToolSet = {
  * (`{ projectId, message }`), with the descriptions and schemas agentchat/mcp gives models.
  * Mastra checks arguments with the client's own schemas before anything is sent, and tells the
  * model what to fix; a result is the client's typed value, which the model reads as JSON. A
- * failed call throws the SDK's error, which Mastra turns into a tool error the model reads: its
- * message (never the key). The `abortSignal` of `agent.generate` or `agent.stream` cancels the
- * request in flight.
+ * failed call becomes Mastra's tool error, which the model reads as the error's class and message
+ * (`NotFoundError: ...`, with the request id, never the key); the SDK's error is its `cause`. The
+ * `abortSignal` of `agent.generate` or `agent.stream` cancels the request in flight.
+ *
+ * The tools are not strict (`strict: false`): Mastra hands the provider their JSON Schema as it
+ * is, so `create_project`'s `metadata` stays any JSON object the model writes. (Mastra's OpenAI
+ * schema layer would close it to `{}`; before `@mastra/core` 1.58 Mastra applies that layer
+ * whatever the tool says.)
  *
  * With `needsApproval`, the tools named carry Mastra's `requireApproval`: the run suspends at the
  * call (`finishReason: 'suspended'`, a `tool-call-approval` chunk in a stream) and sends nothing
@@ -143,16 +149,33 @@ export function agentchatTools(client: Client, options?: AgentChatToolsOptions):
       inputSchema: tool.inputSchema,
       outputSchema: tool.outputSchema,
       requireApproval: needsApproval,
+      // Mastra's OpenAI schema layer closes every object for OpenAI's strict mode, which leaves a
+      // model only {} to write as `metadata`. `strict: false` skips Mastra's schema layers (from
+      // @mastra/core 1.58) and tells the provider so: the model gets the table's schema as it is.
+      strict: false,
       // What Mastra's MCP server would tell hosts of the tool, were the agent's tools served again.
       mcp: { annotations: tool.annotations },
       execute: async (input, { abortSignal }) => {
         try {
           return await tool.call(operations, input, abortSignal);
         } catch (error) {
-          throw modelSafeError(error);
+          throw modelFacingError(error);
         }
       },
     });
   }
   return tools as AgentChatToolSet;
+}
+
+/**
+ * What a tool throws for Mastra, which gives the model only the message of what a tool throws.
+ * An SDK error is thrown as itself with the message every face gives models (its class, its
+ * message, the request id): an object whose prototype is that error, so that the application
+ * still finds it as Mastra's error's `cause` (`instanceof NotFoundError`, `status`, `requestId`).
+ */
+function modelFacingError(error: unknown): unknown {
+  if (!isAgentChatError(error)) return modelSafeError(error);
+  return Object.create(error, {
+    message: { value: toolErrorText(error), writable: true, configurable: true },
+  });
 }

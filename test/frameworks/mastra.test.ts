@@ -8,8 +8,9 @@ import { Agent } from '@mastra/core/agent';
 import { InMemoryStore } from '@mastra/core/storage';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { type Client, ConfigurationError } from '../../src/index.js';
+import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
 import { type AgentChatToolSet, agentchatTools } from '../../src/mastra/index.js';
+import { createProject, getProject, sendMessage } from '../../src/tools/table.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 import { lastToolOutput, type ModelStep, scriptedModel } from './scripted-model.js';
 
@@ -22,6 +23,9 @@ const API_KEY = 'sk_mastra_tools_4b8e2f61';
 const mock = useMockServer(API_KEY);
 
 type AgentConfig = ConstructorParameters<typeof Agent>[0];
+
+/** The tool table, in the order the tools are offered. */
+const TOOLS = [createProject, getProject, sendMessage];
 
 /**
  * A Mastra agent with `tools` and a model answering `steps`, registered on a Mastra instance with
@@ -137,7 +141,7 @@ describe('the tools in an Agent', () => {
     ]);
   });
 
-  it("gives a missing project as Mastra's tool error, its message without the key", async () => {
+  it("gives a missing project as Mastra's tool error: its class and message, without the key", async () => {
     const { agent, prompts } = scriptedAgent(agentchatTools(mock.client), [
       () => ({ calls: [{ name: 'get_project', input: { id: 'proj_missing' } }] }),
       () => ({ text: 'It does not exist.' }),
@@ -148,7 +152,10 @@ describe('the tools in an Agent', () => {
     expect(result.text).toBe('It does not exist.');
     const seen = lastToolOutput(prompts[1] ?? []) as { type: string; value: string };
     expect(seen.type).toBe('error-text');
-    expect(seen.value).toMatch(/No project with id "proj_missing" \(request id req_\w+\)$/);
+    // What every other face tells a model: the error's class, its message and the request id.
+    expect(seen.value).toMatch(
+      /^NotFoundError: GET \/v1\/projects\/proj_missing failed with status 404: No project with id "proj_missing" \(request id req_\w+\)$/,
+    );
     expect(JSON.stringify(prompts)).not.toContain(API_KEY);
     expect(JSON.stringify(result.steps)).not.toContain(API_KEY);
   });
@@ -274,33 +281,53 @@ describe('tools and readOnly', () => {
     expect(offeredTo(some.model)).toEqual(['get_project', 'send_message']);
   });
 
-  it('leave metadata open to any JSON object, which the model can fill', async () => {
-    const { agent, model } = scriptedAgent(agentchatTools(mock.client), [
-      () => ({
-        calls: [
-          {
-            name: 'create_project',
-            input: { name: 'Tagged', agentId: 'agent_1', metadata: { tier: 2 } },
-          },
-        ],
-      }),
-      () => ({ text: 'Created.' }),
-    ]);
+  // Mastra reshapes a tool's schema by the model's provider and id (its schema layers for
+  // OpenAI, Anthropic...); the mock provider gets it untouched.
+  it.each([
+    ['the mock provider', 'mock-provider', 'mock-model-id'],
+    ["OpenAI's Responses API", 'openai.responses', 'gpt-5'],
+    ["OpenAI's Chat Completions", 'openai.chat', 'gpt-4o'],
+    ['an OpenAI reasoning model', 'openai.responses', 'o3'],
+    ["Anthropic's Messages API", 'anthropic.messages', 'claude-sonnet-4-5'],
+  ])(
+    'leave metadata open to any JSON object for %s, which the model can fill',
+    async (_, provider, modelId) => {
+      const { agent, model } = scriptedAgent(agentchatTools(mock.client), [
+        () => ({
+          calls: [
+            {
+              name: 'create_project',
+              input: { name: 'Tagged', agentId: 'agent_1', metadata: { tier: 2 } },
+            },
+          ],
+        }),
+        () => ({ text: 'Created.' }),
+      ]);
 
-    await agent.generate('Go', { maxSteps: 3 });
+      // As a provider's model names itself: Mastra's schema layers go by these.
+      Object.assign(model, { provider, modelId });
 
-    const create = model.doGenerateCalls[0]?.tools?.find((tool) => tool.name === 'create_project');
-    const inputSchema = (create as { inputSchema?: unknown } | undefined)?.inputSchema as {
-      additionalProperties: unknown;
-      properties: { metadata: Record<string, unknown> };
-    };
-    expect(inputSchema.additionalProperties).toBe(false);
-    expect(inputSchema.properties.metadata).toMatchObject({ type: 'object' });
-    expect(inputSchema.properties.metadata.additionalProperties).toBeUndefined();
-    expect(mock.server.service.projects().map((project) => project.metadata)).toEqual([
-      { tier: 2 },
-    ]);
-  });
+      await agent.generate('Go', { maxSteps: 3 });
+
+      // Each tool reaches the model with the table's JSON Schema as it is (every description and
+      // constraint, metadata open), and not strict, so OpenAI holds the model to nothing stricter.
+      const offered = model.doGenerateCalls[0]?.tools ?? [];
+      expect(offered.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+      for (const tool of TOOLS) {
+        expect(offered.find(({ name }) => name === tool.name)).toEqual({
+          type: 'function',
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema['~standard'].jsonSchema.input({ target: 'draft-07' }),
+          strict: false,
+          providerOptions: undefined,
+        });
+      }
+      expect(mock.server.service.projects().map((project) => project.metadata)).toEqual([
+        { tier: 2 },
+      ]);
+    },
+  );
 
   it('are refused when wrong, with a ConfigurationError that says what to write', () => {
     expect(() =>
@@ -368,6 +395,24 @@ describe('agent.stream', () => {
     expect(mock.server.service.requestLog().map((request) => request.path)).toEqual([
       expect.stringMatching(/\/v1\/projects\/proj_1$/),
     ]);
+  });
+
+  it("gives the SDK's error as the tool-error chunk's cause, with the text the model reads", async () => {
+    const { agent } = streamingAgent(agentchatTools(mock.client));
+
+    const run = await agent.stream('Read proj_1.', { maxSteps: 3 });
+    const errors = [];
+    for await (const chunk of run.fullStream) {
+      if (chunk.type === 'tool-error') errors.push(chunk.payload.error);
+    }
+
+    expect(errors).toHaveLength(1);
+    const cause = (errors[0] as Error).cause as NotFoundError;
+    expect(cause).toBeInstanceOf(NotFoundError);
+    expect(cause).toMatchObject({ status: 404, requestId: expect.stringMatching(/^req_/) });
+    expect(cause.message).toMatch(
+      /^NotFoundError: GET \/v1\/projects\/proj_1 failed with status 404/,
+    );
   });
 
   it('passes its abortSignal to the request in flight', async () => {
