@@ -101,8 +101,9 @@ export type AgentChatToolSet = {
  * Mastra checks arguments with the client's own schemas before anything is sent, and tells the
  * model what to fix; a result is the client's typed value, which the model reads as JSON. A
  * failed call becomes Mastra's tool error, which the model reads as the error's class and message
- * (`NotFoundError: ...`, with the request id, never the key); the SDK's error is its `cause`. The
- * `abortSignal` of `agent.generate` or `agent.stream` cancels the request in flight.
+ * (`NotFoundError: ...`, with the request id, never the key); the error Mastra reports has the
+ * SDK's error as its `cause`, its message that text. The `abortSignal` of `agent.generate` or
+ * `agent.stream` cancels the request in flight.
  *
  * The tools are not strict (`strict: false`): Mastra hands the provider their JSON Schema as it
  * is, so `create_project`'s `metadata` stays any JSON object the model writes. (Mastra's OpenAI
