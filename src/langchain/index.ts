@@ -192,8 +192,23 @@ function langchainTool(
     name,
     description: agentchatTool.description,
     // LangChain validates the arguments by this JSON Schema, and gives it to the model.
-    schema: agentchatTool.inputSchema['~standard'].jsonSchema.input({ target: 'draft-07' }),
+    schema: jsonSchemaOf(agentchatTool),
     // Which schema field is wrong, for the model to correct itself.
     verboseParsingErrors: true,
   }) as DynamicStructuredTool;
+}
+
+/**
+ * The tool's input as a plain JSON Schema (draft 7), which LangChain gives every provider as it
+ * is. Not zod's object itself: that carries a hidden `~standard` of zod's, which LangChain
+ * prefers and converts again through zod, failing for ChatOpenAI ("Custom types cannot be
+ * represented in JSON Schema") or losing the descriptions and constraints. The spread copy leaves
+ * that hidden property behind.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: tools of different shapes
+function jsonSchemaOf(agentchatTool: AgentChatTool<any, any>): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = agentchatTool.inputSchema['~standard'].jsonSchema.input({
+    target: 'draft-07',
+  });
+  return schema;
 }
