@@ -1,7 +1,7 @@
 /**
  * The service's three operations as Mastra tools: `create_project`, `get_project` and
  * `send_message`, the tools `agentchat/mcp` serves, run in process by a Mastra `Agent`. Needs the
- * optional peer dependency `@mastra/core` (1.11 or later in 1.x).
+ * optional peer dependency `@mastra/core` (1.58 or later in 1.x).
  *
  * @example
  * ```ts
@@ -115,8 +115,8 @@ export type AgentChatToolSet = {
  * until `agent.approveToolCall` or `agent.approveToolCallGenerate` approves it
  * (`declineToolCall` refuses it). Resuming a run needs storage on the agent's `Mastra` instance.
  *
- * Needs the optional peer dependency `@mastra/core` (1.11 or later in 1.x: the first to read a
- * tool's Standard JSON Schema).
+ * Needs the optional peer dependency `@mastra/core` (1.58 or later in 1.x: the first to send a
+ * tool that is not strict to every provider with its own schema).
  *
  * @throws {@link agentchat!ConfigurationError} when `client` is not a {@link agentchat!Client}, an
  * option is unknown (with the one probably meant), or `tools` or `needsApproval` names an unknown
