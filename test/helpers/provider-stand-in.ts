@@ -69,7 +69,11 @@ export interface ReceivedToolResult {
 
 /** A running stand-in. */
 export interface ProviderStandIn {
-  /** `http://127.0.0.1:<port>/v1`: the `baseURL` of OpenAI's and Anthropic's clients alike. */
+  /**
+   * `http://127.0.0.1:<port>/v1`: the `baseURL` of the `openai` client, `@ai-sdk/openai` and
+   * `@ai-sdk/anthropic`. The `@anthropic-ai/sdk` client (`@langchain/anthropic`'s
+   * `anthropicApiUrl`) adds `/v1` itself: give it this without `/v1`.
+   */
   readonly baseUrl: string;
   /** Every request received since the last {@link ProviderStandIn.script}, in order. */
   readonly requests: readonly ProviderRequest[];
