@@ -314,7 +314,7 @@ function cutToSchema(value: unknown, schema: Json): unknown {
   const branch = [schema, ...(schema.anyOf ?? [])].find(
     (option: Json) => option?.properties || option?.additionalProperties === false,
   );
-  if (!branch || branch.additionalProperties !== false) return value;
+  if (branch?.additionalProperties !== false) return value;
   const properties = branch.properties ?? {};
   return Object.fromEntries(
     Object.entries(value)
