@@ -95,7 +95,18 @@ const API_OF_PATH: Readonly<Record<string, ProviderApi>> = {
   '/v1/messages': 'messages',
 };
 
-/** Starts a stand-in on a free port of 127.0.0.1. */
+/**
+ * Starts a stand-in on a free port of 127.0.0.1.
+ *
+ * @example
+ * ```ts
+ * const provider = await startProviderStandIn();
+ * provider.script({ text: 'Hello.' });
+ * const model = new ChatOpenAI({ model: 'gpt-5', configuration: { baseURL: provider.baseUrl } });
+ * await model.invoke('hi');
+ * expect(provider.requests[0]?.api).toBe('chat-completions');
+ * ```
+ */
 export async function startProviderStandIn(): Promise<ProviderStandIn> {
   const requests: ProviderRequest[] = [];
   let turns: Turn[] = [];
