@@ -69,7 +69,11 @@ export interface ReceivedToolResult {
 
 /** A running stand-in. */
 export interface ProviderStandIn {
-  /** `http://127.0.0.1:<port>/v1`: the `baseURL` of OpenAI's and Anthropic's clients alike. */
+  /**
+   * `http://127.0.0.1:<port>/v1`: the `baseURL` of the `openai` client, `@ai-sdk/openai` and
+   * `@ai-sdk/anthropic`. The `@anthropic-ai/sdk` client (`@langchain/anthropic`'s
+   * `anthropicApiUrl`) adds `/v1` itself: give it this without `/v1`.
+   */
   readonly baseUrl: string;
   /** Every request received since the last {@link ProviderStandIn.script}, in order. */
   readonly requests: readonly ProviderRequest[];
@@ -91,7 +95,18 @@ const API_OF_PATH: Readonly<Record<string, ProviderApi>> = {
   '/v1/messages': 'messages',
 };
 
-/** Starts a stand-in on a free port of 127.0.0.1. */
+/**
+ * Starts a stand-in on a free port of 127.0.0.1.
+ *
+ * @example
+ * ```ts
+ * const provider = await startProviderStandIn();
+ * provider.script({ text: 'Hello.' });
+ * const model = new ChatOpenAI({ model: 'gpt-5', configuration: { baseURL: provider.baseUrl } });
+ * await model.invoke('hi');
+ * expect(provider.requests[0]?.api).toBe('chat-completions');
+ * ```
+ */
 export async function startProviderStandIn(): Promise<ProviderStandIn> {
   const requests: ProviderRequest[] = [];
   let turns: Turn[] = [];
@@ -310,7 +325,7 @@ function cutToSchema(value: unknown, schema: Json): unknown {
   const branch = [schema, ...(schema.anyOf ?? [])].find(
     (option: Json) => option?.properties || option?.additionalProperties === false,
   );
-  if (!branch || branch.additionalProperties !== false) return value;
+  if (branch?.additionalProperties !== false) return value;
   const properties = branch.properties ?? {};
   return Object.fromEntries(
     Object.entries(value)
