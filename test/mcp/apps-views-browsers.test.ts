@@ -11,9 +11,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
 import { type AppsHost, startAppsHost } from '../helpers/apps-host.js';
+import { callTool, connectRecorded } from '../helpers/mcp-client.js';
 import { type McpHttpProcess, startMcpHttp } from '../helpers/mcp-http.js';
 import {
   type ColorScheme,
@@ -310,6 +312,90 @@ describe('suggestions with hidden characters, in chromium', { timeout: 240_000 }
       expect(sent).toEqual(HOSTILE_SUGGESTIONS.map(([, text]) => text));
     } finally {
       await page.close();
+    }
+  });
+});
+
+describe('a project with 1 MB of deep and wide metadata, in chromium', { timeout: 240_000 }, () => {
+  /** 60 levels, each with 1,000 numbers; 50,000 keys side by side; a 100,000-character text. */
+  function hugeMetadata(): Record<string, unknown> {
+    let deep: unknown = 'bottom';
+    for (let level = 59; level >= 0; level -= 1) {
+      deep = { level, numbers: Array.from({ length: 1_000 }, (_, n) => n * level), next: deep };
+    }
+    const wide = Object.fromEntries(Array.from({ length: 50_000 }, (_, n) => [`key${n}`, n]));
+    return { deep, wide, text: `${'x'.repeat(99_999)}\u202e` };
+  }
+
+  it('draws a bounded card, saying what it left out; the tool result keeps it all', async () => {
+    const metadata = hugeMetadata();
+    const size = JSON.stringify(metadata).length;
+    expect(size).toBeGreaterThan(1_000_000);
+    const created = await fetch(`${mock.baseUrl}/v1/projects`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Huge metadata', agentId: 'agent_support', metadata }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const page = await openEnginePage('chromium', {
+      width: 640,
+      height: 900,
+      colorScheme: 'light',
+    });
+    try {
+      await page.goto(
+        host.pageUrl({ tool: 'get_project', args: { id }, theme: 'light', width: 640 }),
+      );
+      await shown(page, '.card');
+      const card = await page.evaluate<{
+        drawn: string;
+        note: string;
+        render: number;
+        layout: number;
+        nodes: number;
+      }>(
+        inView(`(() => {
+          const started = view.defaultView.performance.now();
+          view.body.getBoundingClientRect();
+          const layout = view.defaultView.performance.now() - started;
+          const [measure] = view.defaultView.performance.getEntriesByName('agentchat:project-card');
+          return {
+            drawn: view.querySelector('.metadata').textContent,
+            note: view.querySelector('.metadata-note')?.textContent ?? '',
+            render: measure?.duration ?? -1,
+            layout,
+            nodes: view.querySelectorAll('*').length,
+          };
+        })()`),
+      );
+      console.log(
+        `project card of ${size.toLocaleString('en')} bytes of metadata: drawn in ${card.render.toFixed(1)} ms, laid out again in ${card.layout.toFixed(1)} ms, ${card.drawn.length.toLocaleString('en')} characters`,
+      );
+      // Bounded: about 20,000 characters of text, whatever the metadata, in a handful of elements.
+      expect(card.drawn.length).toBeLessThanOrEqual(21_000);
+      expect(card.nodes).toBeLessThan(100);
+      expect(card.render).toBeGreaterThanOrEqual(0);
+      // What was left out is said in place, and in a line below.
+      expect(card.drawn).toMatch(/^ {4}… 49,950 more keys$/m);
+      expect(card.drawn).toMatch(/^ {12}"numbers": \[… 1,000 items\],$/m);
+      expect(card.drawn).toMatch(/^ {6}… 950 more items$/m);
+      expect(card.drawn).toMatch(/^ {2}"text": "x{200}"… \(\+99,800 characters\)$/m);
+      expect(card.note).toMatch(
+        /^Part of the metadata: [\d,]+ keys and items not shown\. The whole value is in the tool's result\.$/,
+      );
+    } finally {
+      await page.close();
+    }
+    // The tool's result, which the model reads, holds the whole value.
+    const { mcp: client } = await connectRecorded(
+      new StreamableHTTPClientTransport(new URL(mcp.url)),
+    );
+    try {
+      const result = await callTool(client, 'get_project', { id });
+      expect((result.structuredContent as { metadata: unknown }).metadata).toEqual(metadata);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -107,6 +107,11 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 /**
  * The most characters (code points) of a client's name the pages show; the rest is counted, so
  * that a name cannot push the page's own words out of sight.
+ *
+ * @example
+ * ```ts
+ * consentPage({ ...details, clientName: 'x'.repeat(500) }); // shows 120 x, then "(380 more characters)"
+ * ```
  */
 export const MAX_NAME_SHOWN = 120;
 
