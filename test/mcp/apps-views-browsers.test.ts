@@ -303,6 +303,10 @@ describe('suggestions with hidden characters, in chromium', { timeout: 240_000 }
         await expect
           .poll(() => page.evaluate<unknown[]>('window.appsHost.calls'))
           .toEqual([{ name: 'send_message', arguments: { projectId, message: expected } }]);
+        // The agent's answer to it shown: the service has the message.
+        await expect
+          .poll(() => page.evaluate<number>(inView("view.querySelectorAll('.reply').length")))
+          .toBe(2);
       }
       const sent = mock.service
         .requestLog()
