@@ -46,7 +46,7 @@ afterAll(async () => {
 
 /** The tags the pages are made of: anything else came from a value shown. */
 const PAGE_TAGS = new Set(
-  'html head meta title style body main p h1 h2 span strong section ul li code form input button time'.split(
+  'html head meta title style body main p h1 h2 span strong section ul li code form input button time bdi'.split(
     ' ',
   ),
 );
@@ -246,6 +246,131 @@ describe('the consent page', { timeout: 60_000 }, () => {
       await page.context().close();
     }
     expect(baitRequests).toEqual([]);
+  });
+});
+
+/** Unicode tags spelling `text` (U+E0000 block): drawn as nothing at all. */
+const tags = (text: string) =>
+  [...text].map((character) => String.fromCodePoint(0xe0000 + character.charCodeAt(0))).join('');
+
+/**
+ * Where each of `words` is drawn in the page's first `selector`: the line (its top) and the x of
+ * its first and of its last character, found in the rendered text. A word drawn backwards (by a
+ * right-to-left override) has its last character left of its first.
+ */
+function drawnWords(
+  page: Page,
+  selector: string,
+  words: readonly string[],
+): Promise<{ word: string; top: number; first: number; last: number }[]> {
+  return page.evaluate(
+    ({ selector, words }) => {
+      const root = document.querySelector(selector);
+      if (root === null) return [];
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      const texts: Text[] = [];
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        texts.push(node as Text);
+      }
+      const box = (node: Text, offset: number) => {
+        const range = document.createRange();
+        range.setStart(node, offset);
+        range.setEnd(node, offset + 1);
+        return range.getBoundingClientRect();
+      };
+      return words.map((word) => {
+        const node = texts.find((candidate) => candidate.data.includes(word));
+        if (node === undefined)
+          return { word, top: Number.NaN, first: Number.NaN, last: Number.NaN };
+        const at = node.data.indexOf(word);
+        const first = box(node, at);
+        return {
+          word,
+          top: Math.round(first.top),
+          first: first.x,
+          last: box(node, at + word.length - 1).x,
+        };
+      });
+    },
+    { selector, words },
+  );
+}
+
+describe('a name with hidden characters', { timeout: 60_000 }, () => {
+  /** What the page's own sentence says around the name, in reading order. */
+  const OWN_WORDS = ['Allow', 'Project', 'Agent', 'Chat', 'you?'];
+
+  it.each([
+    ['a right-to-left override (U+202E)', 'Claude Desktop \u202e', 'Claude Desktop \\u{202E}'],
+    ['a right-to-left embedding (U+202B)', 'Claude Desktop \u202b', 'Claude Desktop \\u{202B}'],
+    [
+      'Unicode tags, an isolate and zero-width characters',
+      `Claude\u200b${tags('Allow me')}\u2067 Desktop\u200d`,
+      `Claude\\u{200B}${[...'Allow me'].map((c) => `\\u{E00${c.charCodeAt(0).toString(16).toUpperCase()}}`).join('')}\\u{2067} Desktop\\u{200D}`,
+    ],
+  ])(
+    '%s: the name isolated, each hidden character shown, the page’s words in their order',
+    async (_name, clientName, shown) => {
+      const { redirect } = scene;
+      const { clientId } = await registerPublicClient(front.origin, redirect.url, clientName);
+      const { page } = await open(authorizationUrl(front.origin, clientId, redirect.url));
+      try {
+        await page.setViewportSize({ width: 1600, height: 800 });
+        expect(await page.locator('#client-name').textContent()).toBe(shown);
+        expect(await page.locator('#client-name').evaluate((element) => element.localName)).toBe(
+          'bdi',
+        );
+        // biome-ignore lint/performance/useDomNodeTextContent: the text as drawn is what is checked
+        expect(await page.locator('h1').innerText()).toBe(
+          `Allow ${shown} to use Project and Agent Chat as you?`,
+        );
+        // Nothing hidden is left in what the person reads, and nothing in the name is invisible:
+        // each escape is drawn, with a width.
+        // biome-ignore lint/performance/useDomNodeTextContent: the text as drawn is what is checked
+        expect(await page.locator('main').innerText()).not.toMatch(/[\p{Cf}]/u);
+        const marks = await page
+          .locator('#client-name .hidden-char')
+          .evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect().width));
+        expect(marks.length).toBe((shown.match(/\\u\{/g) ?? []).length);
+        expect(marks.every((width) => width > 0)).toBe(true);
+        // Drawn as written: the page's own words left to right, each word's letters too.
+        // Reading order: line by line, left to right on a line.
+        const place = ({ top, first }: { top: number; first: number }) => top * 100_000 + first;
+        const drawn = await drawnWords(page, 'h1', OWN_WORDS);
+        for (const { word, first, last } of drawn) {
+          expect(last, `${word} drawn left to right`).toBeGreaterThan(first);
+        }
+        const places = drawn.map(place);
+        expect(places).toEqual([...places].sort((a, b) => a - b));
+        const name = await page
+          .locator('#client-name')
+          .evaluate((element) => element.getClientRects()[0]?.toJSON() as DOMRect);
+        const namePlace = place({ top: Math.round(name.top), first: name.x });
+        expect(namePlace).toBeGreaterThan(places[0] as number);
+        expect(namePlace).toBeLessThan(places[1] as number);
+        // The title holds the name between an isolate and its pop, its hidden characters shown.
+        expect(await page.title()).toBe(`Allow \u2068${shown}\u2069? · Project and Agent Chat`);
+      } finally {
+        await page.context().close();
+      }
+    },
+  );
+
+  it('shows a very long name up to 120 characters, and says how many more it has', async () => {
+    const { redirect } = scene;
+    const clientName = `Claude ${'x'.repeat(5_000)}`;
+    const { clientId } = await registerPublicClient(front.origin, redirect.url, clientName);
+    const { page } = await open(authorizationUrl(front.origin, clientId, redirect.url));
+    try {
+      expect(await page.locator('#client-name').textContent()).toBe(clientName.slice(0, 120));
+      expect(await page.locator('#client-name-more').textContent()).toBe('(4,887 more characters)');
+      // The host's address is still on the first screen of a phone.
+      await page.setViewportSize({ width: 320, height: 640 });
+      const host = await page.locator('#redirect-host').boundingBox();
+      expect((host?.y ?? Number.POSITIVE_INFINITY) + (host?.height ?? 0)).toBeLessThan(640);
+    } finally {
+      await page.context().close();
+    }
   });
 });
 

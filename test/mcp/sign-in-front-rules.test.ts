@@ -177,6 +177,27 @@ describe('the caller', () => {
     expect(callerOf(requestFrom('10.0.0.5', 'nonsense'), trusted)).toBe('10.0.0.5');
   });
 
+  it('trusts a proxy whose address or range is written in its IPv4-mapped IPv6 form', () => {
+    // Callers' IPv4-mapped addresses count as IPv4: a range in the mapped form still holds them.
+    for (const range of ['::ffff:127.0.0.1/128', '::ffff:127.0.0.1', '::ffff:127.0.0.0/104']) {
+      const trusted = trustedProxiesOf([range]);
+      expect(callerOf(requestFrom('127.0.0.1', '198.51.100.3'), trusted)).toBe('198.51.100.3');
+      expect(callerOf(requestFrom('::ffff:127.0.0.1', '198.51.100.4'), trusted)).toBe(
+        '198.51.100.4',
+      );
+      // Outside the range, the header is still not believed.
+      expect(callerOf(requestFrom('192.0.2.9', '198.51.100.5'), trusted)).toBe('192.0.2.9');
+    }
+    // An IPv6 range wider than the mapped block holds its IPv4 callers too; a plain IPv4 one
+    // still holds mapped ones.
+    expect(callerOf(requestFrom('10.1.2.3', '198.51.100.6'), trustedProxiesOf(['::/0']))).toBe(
+      '198.51.100.6',
+    );
+    expect(
+      callerOf(requestFrom('::ffff:10.1.2.3', '198.51.100.7'), trustedProxiesOf(['10.0.0.0/8'])),
+    ).toBe('198.51.100.7');
+  });
+
   it('counts an IPv6 caller by its /64, and an unknown one in one shared count', () => {
     expect(callerOf(requestFrom('2001:db8:1:2:aaaa::1'), [])).toBe(
       callerOf(requestFrom('2001:db8:1:2:bbbb::2'), []),

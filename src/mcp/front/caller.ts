@@ -72,8 +72,18 @@ function parsed(text: string | undefined): ipaddr.IPv4 | ipaddr.IPv6 | undefined
   return ipaddr.process(text);
 }
 
+/**
+ * True when `address` is in a trusted range. Callers' addresses are IPv4 when they are IPv4-mapped
+ * (`parsed`), while a range may be written either way (`::ffff:10.0.0.0/104` is `10.0.0.0/8`):
+ * an IPv4 address is matched against IPv6 ranges in its mapped form too, so both spellings of a
+ * range hold, and a dual-stack listener's `::ffff:` callers meet the ranges they are in.
+ */
 function isTrusted(address: ipaddr.IPv4 | ipaddr.IPv6, trusted: TrustedProxies): boolean {
-  return trusted.some(
-    ([range, bits]) => range.kind() === address.kind() && address.match(range as never, bits),
+  const mapped =
+    address.kind() === 'ipv4' ? (address as ipaddr.IPv4).toIPv4MappedAddress() : address;
+  return trusted.some(([range, bits]) =>
+    range.kind() === address.kind()
+      ? address.match(range as never, bits)
+      : range.kind() === 'ipv6' && mapped.match(range as never, bits),
   );
 }

@@ -8,10 +8,16 @@
  * (clickjacking).
  *
  * Every value shown comes from someone the front does not trust (a client's metadata, a redirect
- * URI, an upstream's error): each is escaped, so markup shows as text. The pages load nothing: one
+ * URI, an upstream's error): each is escaped, so markup shows as text, and its hidden characters
+ * (bidirectional controls, zero-width and tag characters, line breaks: src/internal/hidden-characters.ts)
+ * are shown as escapes such as `\u{202E}`, marked, so that nothing in it is invisible. What a
+ * client chose (its name, client id, redirect URI, hosts, scopes) is also isolated (`<bdi>`), so
+ * that no right-to-left text in it moves the page's own words around it; its name is shown up to
+ * {@link MAX_NAME_SHOWN} characters, with how many more there are. The pages load nothing: one
  * stylesheet inline, allowed by its hash, no script, no image, no font.
  */
 import { createHash } from 'node:crypto';
+import { showHiddenCharacters } from '../../internal/hidden-characters.js';
 
 /** The scope names the front's tools need, by what they allow. */
 export interface ScopeNames {
@@ -78,6 +84,8 @@ li code{font-size:.8em;color:var(--muted)}
 button{font:inherit;font-weight:600;min-height:2.75rem;min-width:8rem;padding:.5rem 1.5rem;border-radius:.5rem;border:2px solid var(--accent);background:var(--card);color:var(--accent);cursor:pointer;flex:1 1 8rem}
 button.primary{background:var(--accent);color:var(--on-accent)}
 button:focus-visible{outline:3px solid var(--focus);outline-offset:3px}
+.hidden-char{font:.8em/1 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;border:1px dashed currentColor;border-radius:.2rem;padding:0 .15rem;margin:0 .1rem;unicode-bidi:isolate;direction:ltr}
+.more{color:var(--muted);font-size:.8em;font-weight:400}
 `.trim();
 
 /** The stylesheet's hash, which is all the pages' Content-Security-Policy lets in. */
@@ -96,43 +104,74 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
 };
 
-/** The consent page's HTML. */
+/**
+ * The most characters (code points) of a client's name the pages show; the rest is counted, so
+ * that a name cannot push the page's own words out of sight.
+ *
+ * @example
+ * ```ts
+ * consentPage({ ...details, clientName: 'x'.repeat(500) }); // shows 120 x, then "(380 more characters)"
+ * ```
+ */
+export const MAX_NAME_SHOWN = 120;
+
+/**
+ * The consent page's HTML.
+ *
+ * @example
+ * ```ts
+ * const html = consentPage({ clientName: 'Claude', clientId, redirectUri, scopes, scopeNames, action, csrfToken, upstream: undefined });
+ * ```
+ */
 export function consentPage(details: ConsentDetails): string {
   const name = details.clientName?.trim() || details.clientId;
+  const shownName = cutName(name);
   const verifiedHost = metadataDocumentHost(details.clientId);
   const identity =
     verifiedHost === undefined
       ? `<p id="client-identity"><span class="badge unverified">Unverified</span> The application chose this name itself; nobody has checked it.</p>`
-      : `<p id="client-identity"><span class="badge verified">Verified host</span> The application is published at <strong id="client-host">${escapeHtml(verifiedHost)}</strong>. It chose its name itself.</p>`;
+      : `<p id="client-identity"><span class="badge verified">Verified host</span> The application is published at <strong id="client-host">${chosen(verifiedHost)}</strong>. It chose its name itself.</p>`;
   const scopes = details.scopes.flatMap((scope) => scopeItems(scope, details.scopeNames));
+  const more =
+    shownName.more === 0
+      ? ''
+      : ` <span class="more" id="client-name-more">(${shownName.more.toLocaleString('en')} more characters)</span>`;
   return page(
-    `Allow ${name}?`,
-    `<h1>Allow <span id="client-name">${escapeHtml(name)}</span> to use Project and Agent Chat as you?</h1>
+    // A title holds no markup: the name is isolated there by Unicode's own first-strong
+    // isolate and its pop (U+2068, U+2069), which is what `<bdi>` does in the body.
+    `Allow \u2068${showHiddenCharacters(shownName.text)}${shownName.more > 0 ? '…' : ''}\u2069?`,
+    `<h1>Allow <bdi id="client-name">${text(shownName.text)}</bdi>${more} to use Project and Agent Chat as you?</h1>
 ${identity}
 <section class="destination" aria-labelledby="destination-title">
 <h2 id="destination-title">Your access will be sent to</h2>
-<p class="host" id="redirect-host">${escapeHtml(destinationOf(details.redirectUri).host)}</p>
-<p class="muted">${escapeHtml(destinationOf(details.redirectUri).where)} Full address: <code id="redirect-uri">${escapeHtml(details.redirectUri)}</code></p>
+<p class="host" id="redirect-host">${chosen(destinationOf(details.redirectUri).host)}</p>
+<p class="muted">${text(destinationOf(details.redirectUri).where)} Full address: <code id="redirect-uri">${chosen(details.redirectUri)}</code></p>
 </section>
 <section aria-labelledby="scopes-title">
 <h2 id="scopes-title">It will be able to</h2>
 <ul id="scopes">${scopes.join('') || '<li>Nothing more than knowing you signed in</li>'}</ul>
 </section>
-${details.upstream ? `<p>Next, you sign in at <strong id="upstream-host">${escapeHtml(hostOf(details.upstream))}</strong>.</p>` : ''}
+${details.upstream ? `<p>Next, you sign in at <strong id="upstream-host">${text(hostOf(details.upstream))}</strong>.</p>` : ''}
 <p class="muted">Allow only if you started this in an application you trust, and the address above is its own.</p>
 <form method="post" action="${escapeHtml(details.action)}" class="actions">
 <input type="hidden" name="csrf" value="${escapeHtml(details.csrfToken)}">
 <button type="submit" name="decision" value="allow" class="primary">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button>
 </form>
-<p class="muted">Client ID: <code id="client-id">${escapeHtml(details.clientId)}</code></p>`,
+<p class="muted">Client ID: <code id="client-id">${chosen(details.clientId)}</code></p>`,
   );
 }
 
 /**
  * The error page: what went wrong, what the person can do, and what to tell whoever runs the
  * server (`code`, the upstream's or the engine's error code, when there is one). Never a redirect
- * to a client, never a stack.
+ * to a client, never a stack. The description may quote what a client or an upstream sent: its
+ * hidden characters are shown, and the code is isolated.
+ *
+ * @example
+ * ```ts
+ * const html = errorPage('The sign-in was refused', 'The redirect URI is not registered.', 'invalid_request');
+ * ```
  */
 export function errorPage(title: string, description?: string, code?: string): string {
   const now = new Date();
@@ -140,11 +179,11 @@ export function errorPage(title: string, description?: string, code?: string): s
   const tell =
     code === undefined
       ? `what this page says, and the time: <time datetime="${now.toISOString()}">${time}</time>.`
-      : `the code <code id="error-code">${escapeHtml(code)}</code> and the time: <time datetime="${now.toISOString()}">${time}</time>.`;
+      : `the code <code id="error-code">${chosen(code)}</code> and the time: <time datetime="${now.toISOString()}">${time}</time>.`;
   return page(
-    title,
-    `<h1>${escapeHtml(title)}</h1>
-${description ? `<p id="error-description">${escapeHtml(description)}</p>` : ''}
+    showHiddenCharacters(title),
+    `<h1>${text(title)}</h1>
+${description ? `<p id="error-description">${text(description)}</p>` : ''}
 <section aria-labelledby="next-title">
 <h2 id="next-title">What you can do</h2>
 <p>Go back to the application you came from and connect again. It was given no access this time.</p>
@@ -153,6 +192,7 @@ ${description ? `<p id="error-description">${escapeHtml(description)}</p>` : ''}
   );
 }
 
+/** A page: `title` is plain text whose hidden characters the caller has shown or placed. */
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Project and Agent Chat</title>
 <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light dark">
@@ -193,8 +233,7 @@ function hostOf(issuer: string): string {
 
 /** A scope's lines in the list: what it allows, in words, then its name. */
 function scopeItems(scope: string, names: ScopeNames): string[] {
-  const named = (meaning: string) =>
-    `<li>${escapeHtml(meaning)} <code>${escapeHtml(scope)}</code></li>`;
+  const named = (meaning: string) => `<li>${text(meaning)} <code>${chosen(scope)}</code></li>`;
   const items: string[] = [];
   if (scope === names.read) items.push(named('Read your projects'));
   if (scope === names.write) items.push(named('Create projects and send messages to their agents'));
@@ -202,7 +241,7 @@ function scopeItems(scope: string, names: ScopeNames): string[] {
   if (scope === 'openid') items.push(named('Know which account you signed in with'));
   if (items.length > 0) return items;
   return [
-    `<li><span class="badge unknown">Unknown</span> <code>${escapeHtml(scope)}</code>: a permission this server does not describe</li>`,
+    `<li><span class="badge unknown">Unknown</span> <code>${chosen(scope)}</code>: a permission this server does not describe</li>`,
   ];
 }
 
@@ -214,6 +253,28 @@ const ESCAPES: Readonly<Record<string, string>> = {
   "'": '&#39;',
 };
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
+/** `value` escaped for an attribute or a title: markup as text. */
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => ESCAPES[character] ?? character);
+}
+
+/** `value` as an element's text: markup as text, each hidden character shown as its marked escape. */
+function text(value: string): string {
+  return showHiddenCharacters(
+    escapeHtml(value),
+    (shownAs) => `<span class="hidden-char">${shownAs}</span>`,
+  );
+}
+
+/** A value a client chose, as an element's text isolated from the page's own words. */
+function chosen(value: string): string {
+  return `<bdi>${text(value)}</bdi>`;
+}
+
+/** A name cut to {@link MAX_NAME_SHOWN} code points, and how many more it has. */
+function cutName(name: string): { text: string; more: number } {
+  const points = [...name];
+  return points.length <= MAX_NAME_SHOWN
+    ? { text: name, more: 0 }
+    : { text: points.slice(0, MAX_NAME_SHOWN).join(''), more: points.length - MAX_NAME_SHOWN };
 }

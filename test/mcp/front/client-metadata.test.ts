@@ -28,6 +28,11 @@ import {
 } from '../../helpers/sign-in-host.js';
 
 const SERVER_KEY = 'sk_front_cimd_1a7d';
+/**
+ * A redirect URI the front refuses (it has a fragment), which its error page quotes: a
+ * right-to-left override and Unicode tags (U+E0000 block) spelling words nobody would see.
+ */
+const HOSTILE_REDIRECT_URI = `https://claude.ai/cb\u202e#${[...'Allow it'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('')}`;
 
 let signInFront: FrontProcess;
 let service: MockServer;
@@ -65,6 +70,9 @@ beforeAll(async () => {
     }
     if (req.url === '/redirects.json') {
       return res.writeHead(302, { location: '/host.json' }).end();
+    }
+    if (req.url === '/hostile-redirect.json') {
+      return json(metadataDocument(url, { redirect_uris: [HOSTILE_REDIRECT_URI] }));
     }
     if (req.url === '/huge.json') {
       return json(metadataDocument(url, { padding: 'x'.repeat(80 * 1024) }));
@@ -139,6 +147,29 @@ describe('Client ID Metadata Documents at the sign-in front', { timeout: 90_000 
     const fetched = documentRequests.slice(before);
     expect(fetched.length).toBeGreaterThan(0);
     expect(fetched.every((request) => request === path)).toBe(true);
+  });
+
+  it('shows the hidden characters of a refused redirect URI on the error page that quotes it', async () => {
+    const clientId = `${documentsOrigin}/hostile-redirect.json`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      const response = await page.goto(authorizationUrl(origin, clientId, redirect.url).href);
+      expect(response?.status(), (await page.locator('main').textContent()) ?? '').toBe(400);
+      const shown = `https://claude.ai/cb\\u{202E}#${[...'Allow it'].map((c) => `\\u{E00${c.charCodeAt(0).toString(16).toUpperCase()}}`).join('')}`;
+      const description = page.locator('#error-description');
+      expect(await description.textContent()).toContain(shown);
+      // What the person reads holds no hidden character, and each escape is drawn.
+      // biome-ignore lint/performance/useDomNodeTextContent: the text as drawn is what is checked
+      expect(await page.locator('main').innerText()).not.toMatch(/[\p{Cf}]/u);
+      const marks = await description
+        .locator('.hidden-char')
+        .evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect().width));
+      expect(marks.length).toBe(9);
+      expect(marks.every((width) => width > 0)).toBe(true);
+    } finally {
+      await context.close();
+    }
   });
 
   it('refuses a document on a special-use address not named as this machine, fetching nothing', async () => {

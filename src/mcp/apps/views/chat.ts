@@ -2,13 +2,24 @@
  * `ui://agentchat/chat.html`, the view of `send_message`: the agent's reply, and its suggestions
  * as buttons. Pressing one sends it to the same project through the host (`tools/call` of
  * `send_message`, which the host may show or ask about) and shows the next reply below.
+ *
+ * A button sends exactly the text it shows: a suggestion's hidden characters (Unicode tags, bidi
+ * controls, zero-width and other format characters: src/internal/hidden-characters.ts) are
+ * dropped from both, so that no suggestion carries words the person cannot see, or draws one word
+ * and sends another. An emoji joined by a zero-width joiner shows, and is sent, as its parts.
  */
 import type { App } from '@modelcontextprotocol/ext-apps';
+import { withoutHiddenCharacters } from '../../../internal/hidden-characters.js';
 import { connectView, element, errorText, structured, type ToolResult } from './view.js';
 
-/** A suggestion as the person reads it and as it is sent: its text, or its JSON. */
+/**
+ * A suggestion as the person reads it and as it is sent, one string: its text (or its JSON)
+ * without hidden characters and outer spaces; empty when nothing visible is left.
+ */
 const suggestionText = (suggestion: unknown): string =>
-  typeof suggestion === 'string' ? suggestion : JSON.stringify(suggestion);
+  withoutHiddenCharacters(
+    typeof suggestion === 'string' ? suggestion : (JSON.stringify(suggestion) ?? ''),
+  ).trim();
 
 /** Draws the conversation into `conversation` as the host tells it of the tool's call. */
 export function showChat(conversation: HTMLElement): void {
@@ -29,13 +40,14 @@ export function showChat(conversation: HTMLElement): void {
       return;
     }
     turn.append(element('p', 'reply', reply.message));
-    const suggestions = Array.isArray(reply.suggestions) ? reply.suggestions : [];
+    const suggestions = (Array.isArray(reply.suggestions) ? reply.suggestions : [])
+      .map(suggestionText)
+      .filter((text) => text !== '');
     if (suggestions.length > 0) {
       const group = element('div', 'suggestions');
       group.setAttribute('role', 'group');
       group.setAttribute('aria-label', 'Suggested follow-ups');
-      for (const suggestion of suggestions) {
-        const text = suggestionText(suggestion);
+      for (const text of suggestions) {
         const button = element('button', 'suggestion', text);
         button.type = 'button';
         button.disabled = projectId === undefined;

@@ -1,8 +1,10 @@
 /**
  * `ui://agentchat/project.html`, the view of `create_project` and `get_project`: the project as
  * a card (name, id, status, agent, created time, metadata). `create_project`'s result has no
- * agent or metadata: those come from the tool's input.
+ * agent or metadata: those come from the tool's input. The metadata is drawn within bounds
+ * (metadata.ts), saying what it left out; the tool's result keeps all of it.
  */
+import { drawMetadata } from './metadata.js';
 import { connectView, element, errorText, structured, type ToolResult } from './view.js';
 
 /** A field shown only when it is text. */
@@ -15,6 +17,8 @@ export function showProject(card: HTMLElement): void {
   let input: Record<string, unknown> = {};
 
   const show = (result: ToolResult): void => {
+    // How long drawing took, for anyone profiling the view (the browser's User Timing).
+    const started = performance.now();
     card.replaceChildren();
     const project = structured(result);
     if (result.isError || project === undefined) {
@@ -35,11 +39,10 @@ export function showProject(card: HTMLElement): void {
     field('Agent', text(project.agentId) ?? text(input.agentId));
     field('Created', createdTime(text(project.createdAt)));
     const metadata = project.metadata ?? input.metadata;
-    if (metadata !== undefined) {
-      field('Metadata', element('pre', 'metadata', JSON.stringify(metadata, null, 2)));
-    }
+    if (metadata !== undefined) field('Metadata', metadataCell(metadata));
     article.append(fields);
     card.append(article);
+    performance.measure('agentchat:project-card', { start: started });
   };
 
   void connectView('project', {
@@ -48,6 +51,27 @@ export function showProject(card: HTMLElement): void {
     },
     result: show,
   });
+}
+
+/** The metadata as drawn, and, when it was cut, a line saying so and where the rest is. */
+function metadataCell(metadata: unknown): Node {
+  const drawn = drawMetadata(metadata);
+  const pre = element('pre', 'metadata', drawn.text);
+  if (!drawn.cut) return pre;
+  const cell = document.createDocumentFragment();
+  const leftOut =
+    drawn.leftOut > 0
+      ? `${drawn.leftOut.toLocaleString('en')} ${drawn.leftOut === 1 ? 'key or item' : 'keys and items'} not shown`
+      : 'Long texts cut';
+  cell.append(
+    pre,
+    element(
+      'p',
+      'metadata-note',
+      `Part of the metadata: ${leftOut}. The whole value is in the tool's result.`,
+    ),
+  );
+  return cell;
 }
 
 /** The creation time in the reader's own format, the service's timestamp kept as its value. */
