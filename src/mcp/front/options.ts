@@ -82,6 +82,15 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * The upstream identity provider could not be discovered (nothing listening, a timeout, a proxy's
+ * refusal, a certificate): its message names the issuer and the cause, for the operator's log and
+ * the bin's exit; anyone else is told only that the identity provider cannot be reached.
+ */
+export class UpstreamUnreachableError extends Error {
+  override readonly name = 'UpstreamUnreachable';
+}
+
 /** The upstream options as the handler takes them. */
 export interface FrontOptionValues {
   readonly upstreamIssuer?: unknown;
