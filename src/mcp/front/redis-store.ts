@@ -32,6 +32,9 @@ const MAX_RECONNECT_WAIT_MS = 1_000;
  */
 const PROBE_INTERVAL_MS = 1_000;
 
+/** How many distinct error replies of Redis are logged, each once. */
+const MAX_ERROR_REPLIES_TOLD = 20;
+
 /** Where the front's keys live in a Redis it may share with other uses (the fleet token cache). */
 const PREFIX = 'agentchat-mcp:front:';
 
@@ -81,7 +84,7 @@ type Redis = ReturnType<typeof RedisModule.createClient>;
  */
 export async function redisAdapter(url: string, logger?: Logger): Promise<FrontStore> {
   // Imported here, not at the top: see provider.ts's `engine`.
-  const { createClient } = await import('redis');
+  const { createClient, ErrorReply } = await import('redis');
   const client: Redis = createClient({
     url,
     disableOfflineQueue: true,
@@ -139,9 +142,21 @@ export async function redisAdapter(url: string, logger?: Logger): Promise<FrontS
     try {
       return await replyWithin(command(client), waitMs);
     } catch (error) {
-      fell(error);
+      // An error reply (out of memory, read-only) comes from a store that answers: not an outage
+      // to stop asking it for, but told once per kind all the same.
+      if (error instanceof ErrorReply) refused(error.message);
+      else fell(error);
       throw new StoreUnavailableError({ cause: error });
     }
+  };
+  /** The error replies told so far, a bounded few: each is told once. */
+  const told = new Set<string>();
+  const refused = (message: string) => {
+    if (told.has(message) || told.size >= MAX_ERROR_REPLIES_TOLD) return;
+    told.add(message);
+    logger?.warn(
+      `agentchat-mcp: sign-in front: the store at ${where} refused a command (${message}).`,
+    );
   };
   const adapter = class RedisAdapter implements FrontAdapter {
     readonly #name: string;
