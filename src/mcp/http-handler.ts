@@ -21,7 +21,7 @@ import {
 } from '../index.js';
 import { closest } from '../internal/closest.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
-import { signInFrontOf } from './front/index.js';
+import { type SignInFront, signInFrontOf } from './front/index.js';
 import {
   type McpToolScope,
   type ToolName,
@@ -224,6 +224,26 @@ export interface McpHttpHandlerOptions<
   logger?: Logger;
 }
 
+/** The sign-in front of each handler that has one, for the bin's start-up check. */
+const fronts = new WeakMap<McpHttpHandler, SignInFront>();
+
+/**
+ * Loads the sign-in front of `handler` (made with `upstreamIssuer`) now, for a start-up that must
+ * stop on a fault rather than serve 503s: resolves at once for a handler without one. Not part of
+ * the package's API: for agentchat-mcp's own start.
+ *
+ * @throws the reason the front cannot start, in full (the issuer and the cause), which no
+ * anonymous answer repeats.
+ *
+ * @example
+ * ```ts
+ * await startedSignInFront(handler); // throws: http://idp.internal could not be discovered: ...
+ * ```
+ */
+export async function startedSignInFront(handler: McpHttpHandler): Promise<void> {
+  await fronts.get(handler)?.start();
+}
+
 /**
  * A web-standard HTTP face: `fetch` answers one request, `close` ends the calls in flight.
  *
@@ -370,7 +390,9 @@ export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttp
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
       }
-      // Readiness: with a sign-in front, its upstream discovered and its store reachable.
+      // Readiness: with a sign-in front, its upstream discovered and its store reachable. Told
+      // in general words (the store, the identity provider): where they are, and their errors,
+      // are the operator's, in the log; nobody who can reach /health learns the topology.
       const problem = await front?.problem();
       return problem === undefined
         ? Response.json({ status: 'ok' })
@@ -406,6 +428,7 @@ export function createMcpHttpHandler(given: McpHttpHandlerOptions = {}): McpHttp
     await front?.close();
   };
   const handler: McpHttpHandler = { fetch, close };
+  if (front !== undefined) fronts.set(handler, front);
   if (gate !== undefined) {
     // For the tests of the verified-token cache's bound only; not part of the API.
     Object.defineProperty(handler, Symbol.for('agentchat.mcp.verifiedTokens'), {

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
-import { Client, ConfigurationError, type Logger } from '../index.js';
+import { Client, ConfigurationError, isAgentChatError, type Logger } from '../index.js';
 import { closeUnfinishedLingeringly } from '../internal/lingering-close.js';
 import type { BinArguments, BinUpstream } from './arguments.js';
 import {
@@ -17,7 +17,11 @@ import {
   introspectionFromEnv,
   MCP_APP_INFO,
 } from './config.js';
-import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler.js';
+import {
+  createMcpHttpHandler,
+  type McpHttpHandlerOptions,
+  startedSignInFront,
+} from './http-handler.js';
 import { malformedRequestGuard } from './malformed-request.js';
 import { nodeListener } from './node-listener.js';
 
@@ -162,23 +166,13 @@ export async function serveOnHttp(
     void checked.close();
   }
   if (authorization?.upstream) {
-    // The front loads now (its key, its peers), so that a fault stops the start, not a sign-in.
+    // The front loads now (its key, its peers, its upstream), so that a fault stops the start,
+    // not a sign-in, naming the issuer and the cause (which no anonymous answer does).
     try {
-      const metadata = await handler.fetch(
-        new Request(`http://${host}:${port}/.well-known/oauth-authorization-server`),
-      );
-      if (!metadata.ok) {
-        // The front says why (the upstream not discovered, and its cause).
-        const { error_description: why } = (await metadata.json().catch(() => ({}))) as {
-          error_description?: string;
-        };
-        throw new ConfigurationError(
-          why ?? `The sign-in front did not start (${metadata.status}).`,
-        );
-      }
+      await startedSignInFront(handler);
     } catch (error) {
       server.close();
-      throw error;
+      throw isAgentChatError(error) ? error : new ConfigurationError((error as Error).message);
     }
   }
   held.release();

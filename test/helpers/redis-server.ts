@@ -1,6 +1,7 @@
 /**
  * A real Redis for the token cache tests: Debian's `redis-server` (`.ci/run` installs it), started
- * on a free loopback port with nothing written to disk, and stopped, or killed, by the test.
+ * on a free loopback port with nothing written to disk, and paused, stopped, or killed, by the
+ * test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { freePort } from './free-port.js';
@@ -13,6 +14,13 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts it again, empty, on the same port, once killed: resolves once it accepts connections. */
   restart(): Promise<void>;
+  /**
+   * Stops it without closing its connections (SIGSTOP), as a stalled server or a partition that
+   * drops packets without a reset looks: connections stay open and nothing is answered.
+   */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT): it answers what it was sent meanwhile. */
+  resume(): void;
 }
 
 /** Starts redis-server and resolves once it accepts connections. */
@@ -34,6 +42,8 @@ export async function startRedisServer(): Promise<RedisServer> {
       child = spawnOnPort();
       await ready(child);
     },
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
   };
 }
 

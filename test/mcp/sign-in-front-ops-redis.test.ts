@@ -119,7 +119,7 @@ describe('the sign-in front through a Redis outage', { timeout: 120_000 }, () =>
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
       expect(await response.json()).toMatchObject({ error: 'temporarily_unavailable' });
-      // Bounded by the store's timeouts (2 s), not by the machine: a hang would be 30 s.
+      // Bounded by the request's budget for the store (3 s), not by the machine: a hang would be 30 s.
       expect(elapsedMs).toBeLessThan(5_000);
     }
     const refresh = await fetch(`${front.origin}/token`, {
@@ -134,9 +134,10 @@ describe('the sign-in front through a Redis outage', { timeout: 120_000 }, () =>
     expect(refresh.headers.get('retry-after')).toBe('5');
     const health = await fetch(`${front.origin}/health`);
     expect(health.status).toBe(503);
-    expect(await health.json()).toMatchObject({
+    // In general words: where the store is, and its error, are the log's.
+    expect(await health.json()).toEqual({
       status: 'unavailable',
-      problem: expect.stringContaining(new URL(redis.url).host),
+      problem: 'the store cannot be reached',
     });
     // The metadata needs no store: still served.
     expect((await fetch(`${front.origin}/.well-known/oauth-authorization-server`)).status).toBe(

@@ -106,12 +106,19 @@ export async function startBridge(listener: RequestListener, issuer: URL): Promi
         }
         body = read.text;
       }
-      const answer = await exchange(agent, {
+      const sent = {
         port,
         method: request.method,
         path: `${url.pathname}${url.search}`,
         headers,
         body,
+      };
+      // A kept-alive connection the loopback server closed as idle just as this request went
+      // out is reset before the request is read (Node's documented race): sent again, once, on a
+      // new connection, as nothing of it was handled.
+      const answer = await exchange(agent, sent).catch((error: unknown) => {
+        if (!(error as { reusedSocket?: boolean }).reusedSocket) throw error;
+        return exchange(agent, sent);
       });
       // A fresh Response, its headers as the listener wrote them but for the connection's own.
       const out = new Headers();
@@ -169,7 +176,11 @@ function exchange(
         message.once('error', reject);
       },
     );
-    outgoing.once('error', reject);
+    outgoing.once('error', (error: NodeJS.ErrnoException) => {
+      // Marked for the caller: a reset of a reused connection before any answer may be retried.
+      const retriable = outgoing.reusedSocket && error.code === 'ECONNRESET';
+      reject(Object.assign(error, { reusedSocket: retriable }));
+    });
     outgoing.end(options.body);
   });
 }

@@ -3,6 +3,7 @@
  * routes behind one node:http listener, reached through the bridge. Loaded on first use by
  * index.ts, so that agentchat/mcp without a front never loads oidc-provider or openid-client.
  */
+import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import { startBridge } from './bridge.js';
@@ -15,6 +16,7 @@ import { type FrontSettings, type FrontStore, StoreUnavailableError } from './op
 import { postedAuthorization } from './posted-authorization.js';
 import { createFrontProvider, FRONT_ROUTES } from './provider.js';
 import { derivedSecret, loadSigningKey } from './signing-key.js';
+import { withStoreBudget } from './store-budget.js';
 import { createUpstream } from './upstream.js';
 
 /**
@@ -31,9 +33,15 @@ export interface FrontEngine {
   close(): Promise<void>;
   /** The front's public key, for the verifier. */
   readonly keySet: JWTVerifyGetKey;
-  /** Why the front cannot serve a sign-in now (its store unreachable), or `undefined`. */
+  /**
+   * Why the front cannot serve a sign-in now, in general words for anyone to read (`the store
+   * cannot be reached`), or `undefined`; the detail is in the log.
+   */
   check(): Promise<string | undefined>;
 }
+
+/** What anyone may be told of a store that cannot be reached: never where it is, nor why. */
+const STORE_UNREACHABLE_FOR_ANYONE = 'the store cannot be reached';
 
 /** Seconds a client is asked to wait when the store is down, in `Retry-After`. */
 export const STORE_RETRY_AFTER_S = 5;
@@ -107,11 +115,31 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
     issuer: settings.issuer,
     scopeNames: scopeNamesOf(settings.toolScopes),
   });
+  // Errors that reach the engine's application rather than one of its routes (which answer them
+  // themselves): without a listener, Koa prints each one's stack, a line per request. A store
+  // outage is told once by the store; each request it fails is detail, at debug.
+  // The provider is the Koa application itself; its types list only the engine's own events.
+  (provider as unknown as EventEmitter).on('error', (error: unknown) => {
+    if (error instanceof StoreUnavailableError) {
+      settings.logger?.debug(`agentchat-mcp: sign-in front: ${error.message}`);
+    } else {
+      settings.logger?.error(`agentchat-mcp: sign-in front: ${(error as Error)?.message}`);
+    }
+  });
   provider.use(async (ctx, next) => {
     // The path as the engine's router reads it, whatever the spelling (see isRouteOf).
     if (ctx.method === 'POST' && isRouteOf(ctx.path, FRONT_ROUTES.registration)) {
-      // The bridge names the caller in X-Forwarded-For, which the engine reads as `ctx.ip`.
-      if (!(await store.takeRegistration(ctx.ip, REGISTRATION_BURST, REGISTRATION_REFILL_MS))) {
+      let taken: boolean;
+      try {
+        // The bridge names the caller in X-Forwarded-For, which the engine reads as `ctx.ip`.
+        taken = await store.takeRegistration(ctx.ip, REGISTRATION_BURST, REGISTRATION_REFILL_MS);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        // Answered as every request the store fails (storeUnavailable), never logged here.
+        ctx.status = 503;
+        return;
+      }
+      if (!taken) {
         ctx.status = 429;
         ctx.set('retry-after', String(REGISTRATION_REFILL_MS / 1000));
         ctx.set('cache-control', 'no-store');
@@ -127,11 +155,13 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
   });
   const callback = provider.callback();
   const listener = (req: IncomingMessage, res: ServerResponse) =>
-    withFetchMemo(() => {
-      const handle = route(new URL(req.url ?? '/', issuer).pathname);
-      if (handle) void handle(req, res);
-      else callback(req, res);
-    });
+    withStoreBudget(() =>
+      withFetchMemo(() => {
+        const handle = route(new URL(req.url ?? '/', issuer).pathname);
+        if (handle) void handle(req, res);
+        else callback(req, res);
+      }),
+    );
   const bridge = await startBridge(listener, issuer);
   return {
     keySet: createLocalJWKSet({ keys: [signingKey.publicJwk] }),
@@ -147,11 +177,17 @@ export async function createFrontEngine(settings: FrontSettings): Promise<FrontE
         return postedAuthorization(request, new URL(FRONT_ROUTES.authorization, issuer));
       }
       const answer = await bridge.fetch(request, callerOf(request, settings.trustedProxies));
-      // A request that needed the store while it is down: the engine's 500 becomes a 503.
+      // A store call failed (503, StoreUnavailableError's status), or the engine failed while the
+      // store is down: a 503 in general words, whatever the engine or the store said.
       const outage = answer.status >= 500 ? store.outage() : undefined;
-      return outage === undefined ? answer : storeUnavailable(answer);
+      if (answer.status !== 503 && outage === undefined) return answer;
+      settings.logger?.debug(
+        `agentchat-mcp: sign-in front: ${request.method} ${new URL(request.url).pathname} answered 503: ${outage ?? "a store call failed within the request's budget"}`,
+      );
+      return storeUnavailable(answer);
     },
-    check: () => store.check(),
+    check: async () =>
+      (await store.check()) === undefined ? undefined : STORE_UNREACHABLE_FOR_ANYONE,
   };
 }
 

@@ -7,7 +7,12 @@ import type { JWTVerifyGetKey } from 'jose';
 import { ConfigurationError } from '../../index.js';
 import { isMissingPackage } from '../../internal/missing-package.js';
 import type { FrontEngine } from './engine.js';
-import { type FrontOptionValues, type FrontSettings, frontSettings } from './options.js';
+import {
+  type FrontOptionValues,
+  type FrontSettings,
+  frontSettings,
+  UpstreamUnreachableError,
+} from './options.js';
 
 /** The optional peers the front loads. */
 const FRONT_PEERS = ['oidc-provider', 'openid-client'];
@@ -33,10 +38,17 @@ export interface SignInFront {
   /** Lets go of what the front holds (a Redis connection), when it was loaded. */
   close(): Promise<void>;
   /**
-   * Why the front cannot sign anyone in now (its upstream not discovered, its store unreachable),
-   * or `undefined` when it can: the readiness `/health` answers.
+   * Why the front cannot sign anyone in now (its upstream not discovered, its store unreachable)
+   * in general words for anyone to read, or `undefined` when it can: the readiness `/health`
+   * answers. The detail (an address, a connection's error) is in the log.
    */
   problem(): Promise<string | undefined>;
+  /**
+   * Loads the front now, for a start-up that must stop on a fault.
+   *
+   * @throws the reason it cannot start, in full (the issuer and the cause), for the operator.
+   */
+  start(): Promise<void>;
   /** The front's signing key, as the verifier checks tokens with it. */
   readonly keySet: JWTVerifyGetKey;
   /** The front's issuer identifier. */
@@ -91,8 +103,12 @@ export function signInFront(settings: FrontSettings): SignInFront {
       } catch (error) {
         // A missing peer is the operator's to fix, and thrown as such; anything else may pass.
         if (error instanceof ConfigurationError) throw error;
+        // In general words: the issuer's address and its error are the log's (told once).
         return Response.json(
-          { error: 'temporarily_unavailable', error_description: (error as Error).message },
+          {
+            error: 'temporarily_unavailable',
+            error_description: `The sign-in service is unavailable: ${unavailableReason(error)}; try again in a few seconds.`,
+          },
           {
             status: 503,
             headers: { 'retry-after': String(START_RETRY_MS / 1000), 'cache-control': 'no-store' },
@@ -105,8 +121,11 @@ export function signInFront(settings: FrontSettings): SignInFront {
       try {
         return await (await loaded()).check();
       } catch (error) {
-        return (error as Error).message;
+        return unavailableReason(error);
       }
+    },
+    start: async () => {
+      await loaded();
     },
     close: async () => {
       const current = engine;
@@ -115,6 +134,13 @@ export function signInFront(settings: FrontSettings): SignInFront {
     },
     keySet: async (header, token) => (await loaded()).keySet(header, token),
   };
+}
+
+/** Why the front could not start, in the general words anyone may read. */
+function unavailableReason(error: unknown): string {
+  return error instanceof Error && error.cause instanceof UpstreamUnreachableError
+    ? 'the identity provider cannot be reached'
+    : 'the sign-in front cannot start';
 }
 
 /** How long a failure to start is answered as it was before the front tries again, in ms. */

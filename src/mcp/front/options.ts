@@ -57,11 +57,14 @@ export interface FrontStore {
    */
   takeRegistration(caller: string, burst: number, refillMs: number): Promise<boolean>;
   /**
-   * Why the store cannot be reached as last seen (a command failed, the connection dropped), or
-   * `undefined` while it can.
+   * Why the store cannot be reached as last seen (a command failed or got no reply in time, the
+   * connection dropped), with its address, for the log only; `undefined` while it can.
    */
   outage(): string | undefined;
-  /** Asks the store now (within its command timeout): why it cannot be reached, or `undefined`. */
+  /**
+   * Asks the store now (within a request's budget; during an outage, what its probe last found):
+   * why it cannot be reached, for the log, or `undefined`.
+   */
   check(): Promise<string | undefined>;
   close(): Promise<void>;
 }
@@ -80,6 +83,15 @@ export class StoreUnavailableError extends Error {
       options,
     );
   }
+}
+
+/**
+ * The upstream identity provider could not be discovered (nothing listening, a timeout, a proxy's
+ * refusal, a certificate): its message names the issuer and the cause, for the operator's log and
+ * the bin's exit; anyone else is told only that the identity provider cannot be reached.
+ */
+export class UpstreamUnreachableError extends Error {
+  override readonly name = 'UpstreamUnreachable';
 }
 
 /** The upstream options as the handler takes them. */

@@ -11,16 +11,29 @@ import type * as RedisModule from 'redis';
 import type { Logger } from '../../index.js';
 import { CLIENT_IDLE_TTL_S, lifetimeOf } from './memory-store.js';
 import { type FrontAdapter, type FrontStore, StoreUnavailableError } from './options.js';
+import { outageLog } from './outage-log.js';
+import { STORE_BUDGET_MS, storeTimeLeft } from './store-budget.js';
 
 /**
- * Bounds on every exchange with Redis, in milliseconds, so that a request needing the store
- * answers within 5 s when it is down or stalled: a connection attempt, and a command once sent.
- * Commands are never queued while disconnected (`disableOfflineQueue`): they fail at once.
+ * Bounds on every exchange with Redis, in milliseconds. A connection attempt; then each command's
+ * reply within what is left of its request's budget (store-budget.ts): node-redis's own command
+ * `timeout` bounds only the wait to be sent, not the reply, so a server that stalls with its
+ * connections open (paused, or behind a partition that drops packets) would otherwise hold every
+ * request forever. Commands are never queued while disconnected (`disableOfflineQueue`): they fail
+ * at once.
  */
 const CONNECT_TIMEOUT_MS = 2_000;
-const COMMAND_TIMEOUT_MS = 2_000;
 /** The longest wait between two attempts to reconnect, in milliseconds. */
 const MAX_RECONNECT_WAIT_MS = 1_000;
+/**
+ * While the store is out, how often it is asked whether it is back (one PING at a time), in
+ * milliseconds. Requests meanwhile fail at once without asking it: a flood during an outage
+ * costs neither the store nor the log anything.
+ */
+const PROBE_INTERVAL_MS = 1_000;
+
+/** How many distinct error replies of Redis are logged, each once. */
+const MAX_ERROR_REPLIES_TOLD = 20;
 
 /** Where the front's keys live in a Redis it may share with other uses (the fleet token cache). */
 const PREFIX = 'agentchat-mcp:front:';
@@ -71,53 +84,80 @@ type Redis = ReturnType<typeof RedisModule.createClient>;
  */
 export async function redisAdapter(url: string, logger?: Logger): Promise<FrontStore> {
   // Imported here, not at the top: see provider.ts's `engine`.
-  const { createClient } = await import('redis');
+  const { createClient, ErrorReply } = await import('redis');
   const client: Redis = createClient({
     url,
     disableOfflineQueue: true,
-    commandOptions: { timeout: COMMAND_TIMEOUT_MS },
     socket: {
       connectTimeout: CONNECT_TIMEOUT_MS,
       reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, MAX_RECONNECT_WAIT_MS),
     },
   });
-  // Where the store is, for the log: never its password.
+  // Where the store is, for the log only (never its password, never an anonymous answer).
   const parsed = new URL(url);
   const where = `${parsed.protocol}//${parsed.host}`;
-  let outage: string | undefined;
-  const fell = (error: unknown) => {
-    if (outage !== undefined) return;
-    outage = `the store at ${where} cannot be reached (${(error as Error)?.message ?? String(error)})`;
-    logger?.warn(
-      `agentchat-mcp: sign-in front: ${outage}; requests that need it answer 503 until it is back.`,
-    );
+  const availability = outageLog(logger, `the store at ${where}`);
+  /** Asks whether the store is back, one PING at a time, until it answers. */
+  let probing = false;
+  const probe = () => {
+    if (probing || availability.detail === undefined) return;
+    probing = true;
+    // Through a promise: a client between connections may refuse the call as it is made.
+    void replyWithin(
+      Promise.resolve().then(() => client.ping()),
+      STORE_BUDGET_MS,
+    )
+      .then(
+        () => availability.up(),
+        () => undefined,
+      )
+      .finally(() => {
+        probing = false;
+      });
   };
-  const back = () => {
-    if (outage === undefined) return;
-    outage = undefined;
-    logger?.warn(`agentchat-mcp: sign-in front: the store at ${where} is reachable again.`);
-  };
-  // The client reconnects by itself; meanwhile each command fails at once, as an outage.
+  let prober: ReturnType<typeof setInterval> | undefined;
+  availability.onChange((out) => {
+    clearInterval(prober);
+    prober = out ? setInterval(probe, PROBE_INTERVAL_MS).unref() : undefined;
+  });
+  const fell = (error: unknown) => availability.down(reasonOf(error));
+  // The client reconnects by itself; meanwhile each command fails at once, as an outage. Back
+  // only once it answers: a paused server still accepts connections.
   client.on('error', fell);
-  client.on('ready', back);
+  client.on('ready', probe);
   // Not awaited to the end: a store down at start is an outage like any other, told by /health.
   await Promise.race([
     client.connect().catch(fell),
     new Promise((resolve) => setTimeout(resolve, CONNECT_TIMEOUT_MS).unref()),
   ]);
   if (!client.isReady) fell(new Error(`no connection within ${CONNECT_TIMEOUT_MS} ms`));
-  /** Every command goes through here: a failure is an outage, told once, and a 503. */
-  const redis = <T>(command: (client: Redis) => Promise<T>): Promise<T> =>
-    command(client).then(
-      (result) => {
-        back();
-        return result;
-      },
-      (error: unknown) => {
-        fell(error);
-        throw new StoreUnavailableError({ cause: error });
-      },
+  /**
+   * Every command goes through here: during an outage it fails at once; otherwise its reply is
+   * awaited within what is left of the request's budget. A failure, or no reply in time, is an
+   * outage (told once) and a 503; a budget spent before the call is a 503 for this request only.
+   */
+  const redis = async <T>(command: (client: Redis) => Promise<T>): Promise<T> => {
+    const waitMs = storeTimeLeft();
+    if (availability.detail !== undefined || waitMs <= 0) throw new StoreUnavailableError();
+    try {
+      return await replyWithin(command(client), waitMs);
+    } catch (error) {
+      // An error reply (out of memory, read-only) comes from a store that answers: not an outage
+      // to stop asking it for, but told once per kind all the same.
+      if (error instanceof ErrorReply) refused(error.message);
+      else fell(error);
+      throw new StoreUnavailableError({ cause: error });
+    }
+  };
+  /** The error replies told so far, a bounded few: each is told once. */
+  const told = new Set<string>();
+  const refused = (message: string) => {
+    if (told.has(message) || told.size >= MAX_ERROR_REPLIES_TOLD) return;
+    told.add(message);
+    logger?.warn(
+      `agentchat-mcp: sign-in front: the store at ${where} refused a command (${message}).`,
     );
+  };
   const adapter = class RedisAdapter implements FrontAdapter {
     readonly #name: string;
 
@@ -211,12 +251,14 @@ export async function redisAdapter(url: string, logger?: Logger): Promise<FrontS
       );
       return taken === 1;
     },
-    outage: () => outage,
+    outage: () => availability.detail,
     check: async () => {
-      await redis((r) => r.ping()).catch(() => undefined);
-      return outage;
+      // During an outage the probe asks; otherwise a PING, within a budget of its own.
+      if (availability.detail === undefined) await redis((r) => r.ping()).catch(() => undefined);
+      return availability.detail;
     },
     close: async () => {
+      clearInterval(prober);
       if (client.isOpen) client.destroy();
     },
   };
@@ -225,4 +267,26 @@ export async function redisAdapter(url: string, logger?: Logger): Promise<FrontS
 /** The key marking the record at `key` consumed. */
 function consumedKeyOf(key: string): string {
   return `${PREFIX}consumed:${key.slice(PREFIX.length)}`;
+}
+
+/**
+ * `pending`, or a rejection once `waitMs` have passed without its reply. The command stays in
+ * node-redis's queue: a stalled server that resumes answers it, and the answer goes unread.
+ */
+function replyWithin<T>(pending: Promise<T>, waitMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      // After one more turn of the event loop's I/O: a process starved of CPU (a busy host) may
+      // find the reply already arrived, which is not a stalled store.
+      () => setImmediate(() => reject(new Error(`no reply within ${Math.round(waitMs)} ms`))),
+      waitMs,
+    );
+  });
+  return Promise.race([pending, late]).finally(() => clearTimeout(timer));
+}
+
+/** What went wrong, in a line for the log. */
+function reasonOf(error: unknown): string {
+  return (error as Error)?.message || String(error);
 }

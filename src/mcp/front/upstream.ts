@@ -12,6 +12,8 @@ import type { Logger } from '../../index.js';
 import { cut } from '../../internal/cut.js';
 import { isLoopback } from '../../internal/platform.js';
 import { boundedFetch } from '../bounded-fetch.js';
+import { UpstreamUnreachableError } from './options.js';
+import { outageLog } from './outage-log.js';
 
 /** How long one exchange with the upstream may take, in seconds. */
 const UPSTREAM_TIMEOUT_S = 10;
@@ -84,14 +86,21 @@ export interface Upstream {
  */
 export function createUpstream(options: UpstreamOptions): Upstream {
   const oidc = options.client;
+  // A failure to reach it at a sign-in: once in the log with the detail, until one succeeds.
+  const availability = outageLog(
+    options.logger,
+    `the identity provider at ${options.issuer}`,
+    'sign-ins that reach it fail until it is back',
+  );
   let configuration: Promise<Oidc.Configuration> | undefined;
   const configured = () => {
     configuration ??= discover(options).catch((error: unknown) => {
       // Not kept: an upstream down at start does not need a restart.
       configuration = undefined;
-      throw new Error(`${options.issuer} could not be discovered: ${refusal(error)}`, {
-        cause: error,
-      });
+      throw new UpstreamUnreachableError(
+        `${options.issuer} could not be discovered: ${refusal(error)}`,
+        { cause: error },
+      );
     });
     return configuration;
   };
@@ -145,8 +154,16 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           );
           throw new Error(`its token endpoint answered ${said}`, { cause: error });
         }
-        throw new Error(refusal(error), { cause: error });
+        if (!unreached(error)) throw new Error(refusal(error), { cause: error });
+        // Where it is and the connection's error are the log's; the person's page says what
+        // failed in general words.
+        availability.down(refusal(error));
+        throw new Error(
+          `the identity provider could not be reached${timedOut(error) ? ' (it timed out)' : ''}`,
+          { cause: error },
+        );
       }
+      availability.up();
       const subject = tokens.claims()?.sub;
       if (typeof subject !== 'string' || subject === '') {
         throw new Error('the ID token names no subject');
@@ -174,6 +191,38 @@ function tokenEndpointError(
     }
   }
   return undefined;
+}
+
+/**
+ * True when the exchange with the upstream failed on the way (a connection refused or reset, a
+ * timeout, a name that does not resolve, a certificate), not on what it answered.
+ */
+function unreached(error: unknown): boolean {
+  return timedOut(error) || hasSystemCause(error);
+}
+
+/** True when a timeout is anywhere in `error`'s causes. */
+function timedOut(error: unknown): boolean {
+  for (let at = error; at instanceof Error; at = at.cause) {
+    if (at.name === 'TimeoutError') return true;
+  }
+  return false;
+}
+
+/**
+ * True when a system, TLS or undici error (`ECONNREFUSED`, `CERT_HAS_EXPIRED`, `UND_ERR_SOCKET`)
+ * is `error` or among its causes.
+ */
+function hasSystemCause(error: unknown): boolean {
+  for (let at = error; at instanceof Error; at = at.cause) {
+    const { code } = at as { code?: unknown };
+    if (
+      typeof code === 'string' &&
+      /^(E[A-Z]+$|UND_ERR|CERT_|ERR_TLS|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)
+    )
+      return true;
+  }
+  return false;
 }
 
 /** The longest error description of the upstream's quoted on the person's error page. */
