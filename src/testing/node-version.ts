@@ -29,10 +29,15 @@ export function assertNodeRunsMsw(): void {
 }
 
 /**
- * msw exports no version. msw 3 moved `graphql` from its root to `msw/graphql`, so a root
- * without it is msw 3 or later.
+ * The major of the msw this module loads. msw exports no version; msw 3 moved `graphql` from its
+ * root to `msw/graphql`, so a root without it is msw 3 or later.
+ *
+ * @example
+ * ```ts
+ * if (mswMajor() >= 3) console.log('msw 3: the guard is onUnhandledFrame');
+ * ```
  */
-function mswMajor(): number {
+export function mswMajor(): number {
   return 'graphql' in msw ? 2 : 3;
 }
 

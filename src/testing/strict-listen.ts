@@ -1,3 +1,5 @@
+import { assertSetupServerIntercepts } from './own-fetch-runtime.js';
+
 /**
  * The guard against unmocked requests, under both of its names: msw 2 reads
  * `onUnhandledRequest` and msw 3 `onUnhandledFrame`, and each ignores the other's without a word.
@@ -10,8 +12,12 @@ const STRICT = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as con
  * Use it in place of `server.listen(...)`: the guard's option is named differently in each major,
  * and a name copied from the other major is silently ignored, letting real requests through.
  *
+ * On Bun and Deno it throws before starting msw 3, whose `setupServer` cannot see those runtimes'
+ * own `fetch` and would let every request reach the network; msw 2 works there.
+ *
  * @param server - what msw's `setupServer(...)` returns, of either major.
- * @throws what msw's own `listen` throws; `strictListen` adds no failure of its own.
+ * @throws ConfigurationError on Bun or Deno with msw 3, naming msw 2 and `startMockServer()`,
+ * which work there; otherwise what msw's own `listen` throws.
  * @example
  * ```ts
  * import { createMockService, strictListen } from 'agentchat/testing';
@@ -30,5 +36,6 @@ export function strictListen(server: {
     readonly onUnhandledFrame: 'error';
   }): void;
 }): void {
+  assertSetupServerIntercepts();
   server.listen(STRICT);
 }

@@ -75,11 +75,28 @@ describe('the guides', () => {
 });
 
 describe('the README', () => {
-  it('opens with the two commands to try the SDK', async () => {
+  it("opens with the way to try the SDK in one's own project, then in a clone of the repository", async () => {
     const readme = await readFile(join(repo, 'README.md'), 'utf8');
     const tryIt = readme.slice(0, readme.indexOf('\n## ', readme.indexOf('## Try it') + 1));
-    expect(tryIt).toContain('npm install && npm run demo');
+    // The package has no `demo` script: a reader's project needs its own commands (run as
+    // written by test/package/readme-local.test.ts), and the repository's say where they work.
+    expect(tryIt).toContain('npm install agentchat && npm install --save-dev msw');
+    expect(tryIt).toContain('npx agentchat-mock --port 4010 --key sk_test');
+    expect(tryIt).toMatch(/In a clone of this repository[^`]*```sh\nnpm install && npm run demo/);
     expect(tryIt).toContain('npm test');
+  });
+
+  it('names every runtime dependency of package.json, and no other, in Requirements', async () => {
+    const readme = await readFile(join(repo, 'README.md'), 'utf8');
+    const start = readme.indexOf('Its runtime dependencies are');
+    const sentence = readme.slice(start, readme.indexOf('In a browser bundle', start));
+    const { dependencies } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const named = [...sentence.matchAll(/\[([^\]]+)\]\(/g)].map((link) => link[1]);
+
+    expect(start).toBeGreaterThan(-1);
+    expect(named.sort()).toEqual(Object.keys(dependencies).sort());
   });
 
   it('has its sections in the order a user needs them', async () => {

@@ -188,6 +188,30 @@ describe('docs/agent-frameworks.md', () => {
     ]);
   });
 
+  it("has, in each framework's install line, every package its samples import", async () => {
+    // Under pnpm a project imports only the packages it installs itself, not their dependencies.
+    const guide = await readFile(join(repo, 'docs/agent-frameworks.md'), 'utf8');
+    const packageOf = (specifier: string) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/');
+    const missing: string[] = [];
+    const checked: string[] = [];
+    for (const section of guide.split('\n## ').slice(1)) {
+      const install = section.match(/```sh\nnpm install ([^\n]*)/)?.[1]?.split(' ');
+      if (install === undefined) continue;
+      const title = section.slice(0, section.indexOf('\n'));
+      checked.push(title);
+      for (const [, specifier = ''] of section.matchAll(/from '([^'.][^']*)'/g)) {
+        const name = packageOf(specifier);
+        if (!name.startsWith('node:') && !install.includes(name)) missing.push(`${title}: ${name}`);
+      }
+    }
+    expect(checked).toHaveLength(4);
+    expect([...new Set(missing)]).toEqual([]);
+  });
+
   it.each(['ai-sdk.ts', 'openai-agents.ts', 'langchain.ts', 'mastra.ts'])(
     '%s: the model creates a project and messages its agent through the tools',
     async (name) => {

@@ -105,17 +105,19 @@ export function useMockServer(): { readonly server: MockServer } {
 }
 
 /**
- * Runs a program in the consumer project and parses the JSON line it prints last. A non-zero exit
- * fails with everything the program printed, so a broken runtime explains itself.
+ * Runs a program in the consumer project (or in `cwd`, such as the msw 2 consumer) and parses the
+ * JSON line it prints last. A non-zero exit fails with everything the program printed, so a broken
+ * runtime explains itself.
  */
 export async function runJson(
   bin: string,
   args: readonly string[],
+  cwd: string = inject('consumerDir'),
 ): Promise<Record<string, unknown>> {
   let stdout: string;
   try {
     ({ stdout } = await run(bin, [...args], {
-      cwd: inject('consumerDir'),
+      cwd,
       timeout: 90_000,
       // A clean environment, so the client reads no stray AGENTCHAT_* variables.
       env: { PATH: process.env.PATH, HOME: process.env.HOME },

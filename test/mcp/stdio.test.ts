@@ -166,6 +166,65 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('says in one line on stderr what it is when started in a terminal, then serves until its input ends', async () => {
+    // `script` (util-linux, in every Debian) gives the bin a terminal for its standard input; its
+    // standard output goes to /dev/null, so the terminal shows only what it writes to stderr.
+    // With nothing to type, `script` ends the terminal's input, and the bin exits as a host's
+    // closed pipe makes it exit.
+    const command = [process.execPath, ...bin, '>/dev/null'].join(' ');
+    const { code, stdout } = await runProcess('script', ['-qec', command, '/dev/null'], {
+      cwd: repo,
+      env: {
+        PATH: process.env.PATH,
+        AGENTCHAT_API_KEY: API_KEY,
+        AGENTCHAT_BASE_URL: server.baseUrl,
+      },
+    });
+
+    expect({ code, terminal: stdout.replaceAll('\r\n', '\n') }).toEqual({
+      code: 0,
+      terminal:
+        'agentchat-mcp: an MCP server on stdio, for an MCP host (Claude Desktop, an IDE) to start; it is waiting for one on standard input. Ctrl+C quits; agentchat-mcp --help shows how hosts run it.\n',
+    });
+  });
+
+  it('stops with exit status 1 and one line on stderr when a message is over 10 MiB, quoting none of it', async () => {
+    const child = spawn(process.execPath, bin, {
+      cwd: repo,
+      env: {
+        PATH: process.env.PATH,
+        AGENTCHAT_API_KEY: API_KEY,
+        AGENTCHAT_BASE_URL: server.baseUrl,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    // The bin stops reading at the limit: the rest of the write then fails, as a host's would.
+    child.stdin.on('error', () => {});
+    const name = 'host-written-text '.repeat(600_000);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_project', arguments: { name, agentId: 'agent_1' } } })}\n`,
+    );
+    // The host keeps its end open: the bin ends by itself.
+    const [code] = (await once(child, 'close')) as [number];
+
+    expect({ code, stdout, stderr }).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'agentchat-mcp: a message from the host was over 10 MiB, the most one stdio message may take; stopping.\n',
+    });
+    expect(server.service.projects().filter((project) => project.name === name)).toEqual([]);
+    // Ten MiB through a pipe into a process that starts with tsx: longer than the other cases.
+  }, 60_000);
+
   it('explains a missing setting in one line and exits non-zero', async () => {
     const { code, stdout, stderr } = await runBin({ AGENTCHAT_API_KEY: API_KEY });
 

@@ -14,10 +14,11 @@ import { type CallToolResult, Client as McpClient } from '@modelcontextprotocol/
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startAuthorizationServer } from '../helpers/authorization-server.js';
+import { freePort } from '../helpers/free-port.js';
 import { allToolNames, listedToolNames } from '../helpers/mcp-client.js';
 import { startMcpHttp } from '../helpers/mcp-http.js';
 import { consumerPath, runJson, useMockServer } from '../helpers/package-consumer.js';
-import { runProcess } from '../helpers/run-process.js';
+import { runProcess, startProcess } from '../helpers/run-process.js';
 
 const run = promisify(execFile);
 const mock = useMockServer();
@@ -469,3 +470,99 @@ describe('the MCP bundle (npm run build:mcpb)', () => {
     }
   });
 });
+
+describe("docs/mcp.md's sign-in front on one machine, in a project that installed what it says", () => {
+  it('serves the front with the identity provider of the recipe, every peer found', async () => {
+    const guide = await readFile(resolve(import.meta.dirname, '../../docs/mcp.md'), 'utf8');
+    const recipe = guide.slice(guide.indexOf('**On one machine.** To try the front locally'));
+    const [install = '', start = ''] = [...recipe.matchAll(/```sh\n([\s\S]*?)```/g)].map((block) =>
+      (block[1] ?? '').replace(/\\\n\s*/g, '').trim(),
+    );
+    const upstream = recipe.match(
+      /<!-- front-upstream -->\n(?:<!-- not-checked -->\n)?```js\n([\s\S]*?)```/,
+    )?.[1];
+    expect(upstream).toContain("import Provider from 'oidc-provider';");
+
+    // The install line as written, the tarball standing in for the registry's agentchat.
+    const words = install.split(' ');
+    expect(words.slice(0, 2)).toEqual(['npm', 'install']);
+    const project = await scratchFolder('agentchat-front-recipe-');
+    await writeFile(join(project, 'package.json'), '{"name":"front-recipe","private":true}\n');
+    const installed = await runProcess(
+      'npm',
+      [
+        ...words.slice(1).map((word) => (word === 'agentchat' ? inject('tarball') : word)),
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+      ],
+      { cwd: project },
+    );
+    expect(installed.code, installed.stderr).toBe(0);
+
+    // The identity provider, as the recipe's file, on ports of this run.
+    const [issuerPort, frontPort] = [await freePort(), await freePort()];
+    const issuer = `http://localhost:${issuerPort}`;
+    const front = `http://127.0.0.1:${frontPort}`;
+    await writeFile(join(project, 'front-upstream.mjs'), upstream ?? '');
+    const provider = await startProcess(
+      process.execPath,
+      ['--input-type=module', '-e', READY_WHEN_LISTENING],
+      {
+        ready: /^(listening)$/m,
+        cwd: project,
+        env: { PATH, ISSUER: issuer, FRONT_ORIGIN: front },
+      },
+    );
+
+    // The front as the recipe starts it, with --port for this run's and the provider's address.
+    const [npx, bin, ...args] = start.split(' ').filter((word) => !/^[A-Z_]+=/.test(word));
+    expect([npx, bin]).toEqual(['npx', 'agentchat-mcp']);
+    const env = Object.fromEntries(
+      start
+        .split(' ')
+        .filter((word) => /^[A-Z_]+=/.test(word))
+        .map((word) => word.split('=', 2)),
+    );
+    const server = await startMcpHttp(
+      join(project, 'node_modules/.bin/agentchat-mcp'),
+      [
+        ...args.map((word) => (word === 'http://localhost:3000' ? issuer : word)),
+        '--port',
+        String(frontPort),
+      ],
+      {
+        cwd: project,
+        env: {
+          PATH,
+          ...env,
+          AGENTCHAT_BASE_URL: mock.server.baseUrl,
+          AGENTCHAT_API_KEY: API_KEY,
+        },
+      },
+    );
+    try {
+      // The front's engine (oidc-provider, openid-client) loads on this first request.
+      const metadata = await fetch(`${front}/.well-known/oauth-authorization-server`);
+      expect(metadata.status, server.stderr()).toBe(200);
+      expect(await metadata.json()).toMatchObject({ issuer: front });
+      expect((await fetch(`${front}/health`)).status).toBe(200);
+      expect(server.stderr()).not.toMatch(/needs|npm install/);
+    } finally {
+      await server.stop();
+      provider.child.kill('SIGTERM');
+      await provider.exited;
+    }
+  });
+});
+
+/** Runs front-upstream.mjs and says `listening` once its discovery document answers. */
+const READY_WHEN_LISTENING = `
+await import('./front-upstream.mjs');
+for (;;) {
+  const answer = await fetch(process.env.ISSUER + '/.well-known/openid-configuration').catch(() => undefined);
+  if (answer?.ok) break;
+  await new Promise((resolve) => setTimeout(resolve, 25));
+}
+console.log('listening');
+`;

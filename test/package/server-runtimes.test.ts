@@ -18,6 +18,8 @@ interface ServerRuntime {
   flags: (mockHost: string, build: 'esm' | 'cjs') => string[];
   /** Arguments before the script when the script starts its own mock from agentchat/testing. */
   selfFlags: string[];
+  /** Its `fetch` is its own, not Node's undici over `node:net`, which msw 3 intercepts. */
+  ownFetch: boolean;
 }
 
 const runtimes: ServerRuntime[] = [
@@ -26,8 +28,9 @@ const runtimes: ServerRuntime[] = [
     bin,
     flags: () => [],
     selfFlags: [],
+    ownFetch: false,
   })),
-  { name: `Bun ${bun.version}`, bin: bun.bin, flags: () => [], selfFlags: [] },
+  { name: `Bun ${bun.version}`, bin: bun.bin, flags: () => [], selfFlags: [], ownFetch: true },
   {
     name: `Deno ${deno.version}`,
     bin: deno.bin,
@@ -41,10 +44,11 @@ const runtimes: ServerRuntime[] = [
     ],
     // msw, which the mock server is built on, reads the environment and the file system.
     selfFlags: ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env', '--allow-read'],
+    ownFetch: true,
   },
 ];
 
-describe.each(runtimes)('$name', ({ name, bin, flags, selfFlags }) => {
+describe.each(runtimes)('$name', ({ name, bin, flags, selfFlags, ownFetch }) => {
   const slug = name.toLowerCase().replace(/\s+/g, '-');
   const mockHost = () => new URL(mock.server.url).host;
 
@@ -66,6 +70,34 @@ describe.each(runtimes)('$name', ({ name, bin, flags, selfFlags }) => {
     expect(esm).toEqual({ ...expectedScenario(`${slug}-self-esm`), entry: 'dist/index.js' });
     expect(cjs).toEqual({ ...expectedScenario(`${slug}-self-cjs`), entry: 'dist/index.cjs' });
   });
+
+  // The README's "Testing with the mock" setup, in the project npm installed with each msw major.
+  // Deno is allowed the network to 127.0.0.1 only: a request msw let through to the mock's
+  // https://agentchat.test fails there rather than leave the machine.
+  const runtime = name.split(' ')[0];
+  it.each([
+    { msw: 3, dir: () => inject('consumerDir') },
+    { msw: 2, dir: () => inject('msw2ConsumerDir') },
+  ])(
+    'serves the mock through setupServer and strictListen with msw $msw, or says what works',
+    async ({ msw, dir }) => {
+      const result = await runJson(bin, [...selfFlags, 'setup-server.mjs'], dir());
+
+      expect(result.msw).toMatch(new RegExp(`^${msw}\\.`));
+      const refused = ownFetch && msw === 3;
+      expect(result).toEqual(
+        refused
+          ? {
+              msw: result.msw,
+              error: 'ConfigurationError',
+              message:
+                `agentchat/testing: msw 3's setupServer cannot intercept fetch on ${name}: it watches Node.js's sockets, which ${runtime}'s own fetch does not use, so every request would reach the network. ` +
+                `On ${runtime}, install msw 2 (npm install --save-dev msw@^2.7), or serve the mock on a port with startMockServer().`,
+            }
+          : { msw: result.msw, stored: 1 },
+      );
+    },
+  );
 });
 
 describe.each(node)('Node $version with both builds in one process', ({ bin }) => {
