@@ -5,7 +5,7 @@
  * could do with an answer: a redirect is never followed, and a body is read as a stream, counted,
  * and cut off past the limit.
  */
-import { readLimitedBody } from '../internal/body-limit.js';
+import { readCappedBody } from '../internal/capped-body.js';
 import { isTooDeep } from '../internal/json.js';
 import type { Call } from './call.js';
 import type { Authorization, Credential } from './credential.js';
@@ -103,8 +103,7 @@ function authorize(request: Request, call: Call, authorization: Authorization): 
  * Sends the request through the middleware, refuses a redirect, and reads the answer's body. One
  * function, because each async function an attempt goes through costs it a promise and a
  * suspended frame; the body read is the one async step apart, shared with agentchat/mcp
- * (`readLimitedBody`, ky's `maxResponseSize`), and a middleware's chain the one place that takes
- * closures.
+ * (`readCappedBody`), and a middleware's chain the one place that takes closures.
  */
 async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Response> {
   const { middleware } = call.options;
@@ -143,17 +142,18 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
     return response;
   }
 
-  // The body read as a stream, counted, and cut off past the limit by ky's `maxResponseSize`
-  // (see readLimitedBody), so that memory stays bounded by the limit, not by what the server sends.
+  // The body read as a stream, counted, and cut off past the limit (see readCappedBody), so that
+  // memory stays bounded by the limit, not by what the server sends.
   const limit = Math.min(call.options.maxResponseBytes, call.endpoint.maxResponseBytes ?? Infinity);
-  let text: string | undefined;
+  let bytes: Uint8Array | undefined;
   try {
-    text = await readLimitedBody(response, limit);
+    bytes = await readCappedBody(response, limit);
   } catch (error) {
     // The connection dropped while the body was read: the network's doing, retried.
     throw new AttemptFailure(call, error, isSecure(request));
   }
-  if (text === undefined) throw tooLarge(call, response, limit);
+  if (bytes === undefined) throw tooLarge(call, response, limit);
+  const text = utf8.decode(bytes);
   // ky parses a 2xx body with `JSON.parse`; one nested too deep for whatever walks it next is
   // refused first, as a body that is not JSON.
   if (response.ok && isTooDeep(text)) {
@@ -208,6 +208,9 @@ async function sendReadable(
   const { fetchOptions, callFetchOptions } = call.options;
   return fetch(request.url, withFetchOptions(init, fetchOptions, callFetchOptions));
 }
+
+/** Decodes a body read whole; never in streaming mode, so shared. */
+const utf8 = new TextDecoder();
 
 /**
  * An attempt that failed on the network's side: `fetch` threw, or the connection dropped while the

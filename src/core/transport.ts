@@ -3,7 +3,7 @@
  * attempt by `timeout` and the call by `totalTimeout`, never follows a redirect, and runs the
  * retries the policy (`retry-policy.ts`) asks for. Each attempt (`attempt.ts`) is one `fetch`
  * that puts the bearer token and the Idempotency-Key on the request and reads the body inside the
- * attempt, capped by ky's `maxResponseSize`, so the attempt's deadline covers it and a connection dropped mid-body is
+ * attempt, capped, so the attempt's deadline covers it and a connection dropped mid-body is
  * retried. Everything ky holds is declared once, on the instance: a call hands it only its
  * method, body and state, since ky merges every option it is given anew on every call.
  * What comes back is read by `response.ts`; whatever fails becomes an SDK error in

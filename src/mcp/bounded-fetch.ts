@@ -3,12 +3,11 @@
  * introspection): a server on the internet, or one taken over, must not hold the verifier up, fill
  * its memory or send it elsewhere. No redirect is followed (a 3xx is answered as it came, and the
  * caller refuses anything but a 2xx), each exchange is bounded in time, and the body read is
- * capped by the transport's own read (ky's `maxResponseSize`): past the cap the exchange fails, as
- * a server down would.
+ * capped by the transport's own read: past the cap the exchange fails, as a server down would.
  * The server's `fetchOptions` (a proxy, a private CA) go with every one.
  */
 import { type FetchOptions, withFetchOptions } from '../core/fetch-options.js';
-import { readLimitedBody } from '../internal/body-limit.js';
+import { readCappedBody } from '../internal/capped-body.js';
 
 /** A key set or an introspection answer is a few KiB; 256 KiB is far past any real one. */
 export const MAX_DOCUMENT_BYTES = 262_144;
@@ -39,10 +38,10 @@ export function boundedFetch(fetchOptions?: FetchOptions): FetchLike {
       url,
       withFetchOptions({ ...init, redirect: 'manual', signal }, fetchOptions),
     );
-    const body = await readLimitedBody(response, MAX_DOCUMENT_BYTES);
+    const body = await readCappedBody(response, MAX_DOCUMENT_BYTES);
     if (body === undefined)
       throw new TypeError(`the response is larger than ${MAX_DOCUMENT_BYTES} bytes`);
-    return new Response(body, {
+    return new Response(body as Uint8Array<ArrayBuffer>, {
       status: response.status,
       headers: response.headers,
     });

@@ -6,7 +6,7 @@
  */
 import { OAuthError } from '../core/errors/index.js';
 import { type FetchOptions, withFetchOptions } from '../core/fetch-options.js';
-import { readLimitedBody } from '../internal/body-limit.js';
+import { readCappedBody } from '../internal/capped-body.js';
 import { userAgent } from '../internal/platform.js';
 import { MAX_TOKEN_RESPONSE_BYTES } from './access-token.js';
 
@@ -136,16 +136,16 @@ export async function requestFromPlatform(
       `the identity token request was refused with status ${response.status}`,
     );
   }
-  let text: string | undefined;
+  let body: Uint8Array | undefined;
   try {
-    text = await readLimitedBody(response, MAX_TOKEN_RESPONSE_BYTES);
+    body = await readCappedBody(response, MAX_TOKEN_RESPONSE_BYTES);
   } catch (error) {
     throw fail(response.status, `the identity token could not be read (${failureName(error)})`);
   }
-  if (text === undefined) {
+  if (body === undefined) {
     throw fail(response.status, `an answer over ${MAX_TOKEN_RESPONSE_BYTES} bytes came`);
   }
-  return { text, headers: response.headers };
+  return { text: new TextDecoder().decode(body), headers: response.headers };
 }
 
 /** A failure's kind (`TimeoutError`, `ECONNREFUSED`), never its message, which may quote a URL's secrets. */
