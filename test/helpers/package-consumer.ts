@@ -200,9 +200,20 @@ export function createRequestOf(server: MockServer, label: string): RecordedRequ
  * `#server-runtime`, whose browser stub answers nothing (package.json `imports`, as for
  * `#diagnostics`); `appInfo` is still checked everywhere. The size app went from 26.08 to 25.85
  * KiB; the bundlers' pages measure 25.96 (esbuild), 25.39 and 25.56 (webpack, import and
- * require), 25.14 (Vite, Rollup).
+ * require), 25.14 (Vite, Rollup). It is 27.5 KiB since ky 2.2, the floor of the package's range
+ * and what users install: ky alone grew from 24.7 to 30.4 KiB minified, about 1.9 KiB min+gzip,
+ * which no trim of the SDK's own code that keeps a guarantee wins back
+ * (docs/maintainers/performance.md, "ky 2.2"). The SDK's own share is held by
+ * {@link sdkMinifiedBudget}.
  */
-export const sizeBudget = 26 * 1024;
+export const sizeBudget = 27.5 * 1024;
+
+/**
+ * The most the SDK's own code (the `agentchat` package's bytes in the size app, minified, before
+ * gzip) may take: what it was when ky 2.2 came, so that the page grows only by what its
+ * dependencies add. The goal is under 30 KB (docs/maintainers/performance.md).
+ */
+export const sdkMinifiedBudget = 34 * 1024;
 
 /** A browser app bundle as a bundler would make it for production, from the installed package. */
 export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {
