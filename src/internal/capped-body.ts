@@ -7,8 +7,8 @@
  * Not ky 2.2's `maxResponseSize`, which does the same count: ky applies it to what its `fetch`
  * answers, after the attempt's timeout is over, where a dropped connection is not retried; read
  * inside the attempt through a second ky, it made `projects.get` cost 423 µs of CPU instead of
- * 181 (network stubbed out), and even in ky's own pipeline it doubles ky's cost per call (136 to
- * 274 µs): a `TransformStream` and a rebuilt `Response` per response
+ * 181 (network stubbed out), and even in ky's own pipeline it nearly doubles ky's cost per call
+ * (136 to 274 µs, 93 to 168 in a second run): a `TransformStream` and a rebuilt `Response` per response
  * (docs/maintainers/performance.md, "ky 2.2").
  */
 
