@@ -141,6 +141,10 @@ export function retryOptions(
     retryOnTimeout: true,
     shouldRetry: ({ error, retryCount }) => judge(error, retryCount - 1),
     delay: () => 0,
+    // The server's wait is waited inside the judgement. ky 2.2 reads `Retry-After` (and
+    // `RateLimit-Reset` and friends) for these statuses even when `shouldRetry` said yes, and
+    // would wait it a second time; 2.1 left it to `shouldRetry`.
+    afterStatusCodes: [],
   };
 }
 

@@ -3,6 +3,13 @@
  * agentchat/mcp's fetches to an authorization server share, so that neither holds more than the
  * limit in memory, whatever a server sends. No ky and no transport here: agentchat/mcp's build
  * takes this file as it is.
+ *
+ * Not ky 2.2's `maxResponseSize`, which does the same count: ky applies it to what its `fetch`
+ * answers, after the attempt's timeout is over, where a dropped connection is not retried; read
+ * inside the attempt through a second ky, it made `projects.get` cost 423 µs of CPU instead of
+ * 181 (network stubbed out), and even in ky's own pipeline it nearly doubles ky's cost per call
+ * (136 to 274 µs, 93 to 168 in a second run): a `TransformStream` and a rebuilt `Response` per response
+ * (docs/maintainers/performance.md, "ky 2.2").
  */
 
 /**

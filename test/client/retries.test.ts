@@ -148,6 +148,18 @@ describe('backoff', () => {
     expect(waits).toEqual([250]);
   });
 
+  it('waits the backoff, not a RateLimit-Reset, which the contract does not read', async () => {
+    // ky 2.2 reads RateLimit-Reset (and X-RateLimit-Reset...) when Retry-After is missing, and
+    // would wait its 30 s after the policy's own backoff.
+    mock.enqueue(status(429, { 'ratelimit-reset': '30' }));
+    const { waits, value } = await settle(create);
+    expect(value).toBeDefined();
+    expect(mock.requestLog()).toHaveLength(2);
+    // The backoff before retry 0 (undici's own 499 ms tick may be among the timers too).
+    expect(waits.length).toBeGreaterThan(0);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(retryDefaults.initialDelayMs);
+  });
+
   it('retries at once on Retry-After: 0', async () => {
     mock.enqueue(status(429, { 'retry-after': '0' }));
     const { waits, value } = await settle(create);

@@ -202,9 +202,21 @@ export function createRequestOf(server: MockServer, label: string): RecordedRequ
  * `#server-runtime`, whose browser stub answers nothing (package.json `imports`, as for
  * `#diagnostics`); `appInfo` is still checked everywhere. The size app went from 26.08 to 25.85
  * KiB; the bundlers' pages measure 25.96 (esbuild), 25.39 and 25.56 (webpack, import and
- * require), 25.14 (Vite, Rollup).
+ * require), 25.14 (Vite, Rollup). It is 28 KiB since ky 2.2, the floor of the package's range
+ * and what users install: ky alone grew from 24.7 to 30.4 KiB minified, 1.97 KiB min+gzip, which
+ * no trim of the SDK's own code that keeps a guarantee wins back (docs/maintainers/performance.md,
+ * "ky 2.2"); the budget grew by that much and no more. The size app measures 27.42 KiB, the
+ * bundlers' pages 27.52 (esbuild), 26.80 and 27.02 (webpack), 26.56 (Vite) and 26.59 (Rollup).
+ * The SDK's own share is held by {@link sdkMinifiedBudget}.
  */
-export const sizeBudget = 26 * 1024;
+export const sizeBudget = 28 * 1024;
+
+/**
+ * The most the SDK's own code (the `agentchat` package's bytes in the size app, minified, before
+ * gzip) may take: what it was when ky 2.2 came, so that the page grows only by what its
+ * dependencies add. The goal is under 30 KB (docs/maintainers/performance.md).
+ */
+export const sdkMinifiedBudget = 34 * 1024;
 
 /** A browser app bundle as a bundler would make it for production, from the installed package. */
 export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {

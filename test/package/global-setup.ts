@@ -24,6 +24,8 @@ declare module 'vitest' {
     msw2ConsumerDir: string;
     /** The packed `agentchat-<version>.tgz`. */
     tarball: string;
+    /** The newest ky the package's range allows, asked of the registry at setup: what users get. */
+    newestKy: string;
     runtimes: Runtimes;
   }
 }
@@ -51,6 +53,25 @@ async function versionOf(name: string): Promise<string> {
   return manifest.version;
 }
 
+/**
+ * The newest version of a runtime dependency that the package's own range allows, asked of the
+ * registry now rather than of npm's cache (which `--prefer-offline` would answer from, however
+ * old): what `npm install agentchat` gives a user today.
+ */
+async function newestInRange(name: string): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const range = manifest.dependencies[name];
+  const answer = JSON.parse(
+    await npm(['view', `${name}@${range}`, 'version', '--json', '--prefer-online'], repoRoot),
+  ) as string | string[];
+  const versions = typeof answer === 'string' ? [answer] : answer;
+  const newest = versions.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).at(-1);
+  if (!newest) throw new Error(`no version of ${name} matches ${range}`);
+  return newest;
+}
+
 /** `npm install`, not `npm ci`: see docs on toolchain traps. --prefer-offline reuses npm's cache. */
 const INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
@@ -69,14 +90,16 @@ async function scratchProject(dir: string): Promise<string> {
  * @modelcontextprotocol/node, the optional peers `agentchat/testing`, `agentchat/mcp` and
  * `agentchat-mcp --http` need, @modelcontextprotocol/client to drive the
  * MCP server, and @types/node as a TypeScript server project has: the versions the repo itself
- * uses.
+ * uses. ky is the newest the package's range allows (see newestInRange), as a user gets it.
  */
-async function createConsumer(scratch: string, tarball: string): Promise<string> {
+async function createConsumer(scratch: string, tarball: string, newestKy: string): Promise<string> {
   const consumerDir = await scratchProject(join(scratch, 'consumer'));
   await npm(
     [
       'install',
       tarball,
+      // Named, so that a stale npm cache cannot hand the consumer an older ky than users get.
+      `ky@${newestKy}`,
       `msw@${await versionOf('msw')}`,
       `@modelcontextprotocol/server@${await versionOf('@modelcontextprotocol/server')}`,
       `@modelcontextprotocol/node@${await versionOf('@modelcontextprotocol/node')}`,
@@ -105,22 +128,26 @@ export default async function setup(project: TestProject) {
   const scratch = await mkdtemp(join(tmpdir(), 'agentchat-package-'));
   const log = (line: string) => console.log(`[package] ${line}`);
 
-  const [tarball, runtimes] = await Promise.all([
+  const [tarball, runtimes, newestKy] = await Promise.all([
     buildAndPack(scratch).then((path) => {
       log(`Packed ${path}`);
       return path;
     }),
     installRuntimes(log),
+    newestInRange('ky'),
   ]);
   const [consumerDir, msw2ConsumerDir] = await Promise.all([
-    createConsumer(scratch, tarball),
+    createConsumer(scratch, tarball, newestKy),
     createMsw2Consumer(scratch, tarball),
   ]);
-  log(`Consumer projects installed in ${consumerDir} (msw 3) and ${msw2ConsumerDir} (msw 2)`);
+  log(
+    `Consumer projects installed in ${consumerDir} (msw 3, ky ${newestKy}) and ${msw2ConsumerDir} (msw 2)`,
+  );
 
   project.provide('consumerDir', consumerDir);
   project.provide('msw2ConsumerDir', msw2ConsumerDir);
   project.provide('tarball', tarball);
+  project.provide('newestKy', newestKy);
   project.provide('runtimes', runtimes);
 
   return async () => {
