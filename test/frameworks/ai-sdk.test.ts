@@ -6,6 +6,12 @@ import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { agentchatToolApproval, agentchatTools } from '../../src/ai-sdk/index.js';
 import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
+import {
+  QUOTED_KEY,
+  quotingClient,
+  shownSecrets,
+  textsWithSecret,
+} from '../helpers/quoting-fetch.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 import { lastToolOutput, scriptedModel } from './scripted-model.js';
 
@@ -268,5 +274,30 @@ describe('abort', () => {
     await expect(run).rejects.toThrow();
     await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
     expect(mock.server.service.requestLog()).toHaveLength(1);
+  });
+});
+
+describe('a connection failure whose cause quotes the request', () => {
+  it('reaches the model as the tool error without the key in any form', async () => {
+    const { model, prompts } = scriptedModel([
+      () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),
+      () => ({ text: 'Unreachable.' }),
+    ]);
+
+    const result = await generateText({
+      model,
+      tools: agentchatTools(quotingClient(mock.server.baseUrl)),
+      stopWhen: stepCountIs(3),
+      prompt: 'Read proj_1.',
+    });
+
+    const seen = lastToolOutput(prompts[1] ?? []) as { type: string; value: string };
+    expect(seen.value).toMatch(/^APIConnectionError: .*Authorization: Bearer \[redacted\]/);
+    expect(textsWithSecret([JSON.stringify(prompts)], QUOTED_KEY)).toEqual([]);
+    // The error the loop keeps for the application shows none either.
+    const [failed] = result.steps.flatMap((step) =>
+      step.content.filter((part) => part.type === 'tool-error'),
+    );
+    expect(failed?.type === 'tool-error' && shownSecrets(failed.error, QUOTED_KEY)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * and in fields of its cause. With them, and with `secretForms`, a test looks for a secret
  * everywhere a failed call's text goes.
  */
+import { Client } from '../../src/index.js';
 import { renderings } from './reliability.js';
 
 /**
@@ -49,4 +50,16 @@ export function textsWithSecret(texts: readonly string[], secret: string): strin
 /** Every rendering of `value` (see `renderings`) that holds `secret` in any of its forms. */
 export function shownSecrets(value: unknown, secret: string): string[] {
   return textsWithSecret(renderings(value), secret);
+}
+
+/** A key with characters that JSON escapes and a URL encodes, so that each of its forms is searched. */
+export const QUOTED_KEY = 'sk_live_"q\\u/p+z=9c1e7a44d0b8';
+
+/**
+ * A client of `baseUrl` with {@link QUOTED_KEY} whose every call fails through
+ * {@link quotingFetch}, unretried: a framework's tool made over it shows what a model would read
+ * of a connection failure.
+ */
+export function quotingClient(baseUrl: string): Client {
+  return new Client({ apiKey: QUOTED_KEY, baseUrl, maxRetries: 0, fetch: quotingFetch });
 }
