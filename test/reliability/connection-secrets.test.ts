@@ -136,6 +136,30 @@ describe("an application's fetch whose error quotes the request", () => {
   });
 });
 
+describe('a cause of any shape', () => {
+  it("keeps the key out of an AggregateError's errors and out of a cause chain that loops", async () => {
+    const looping: typeof fetch = async (_input, init) => {
+      const authorization = new Headers(init?.headers).get('authorization');
+      const inner = new Error(`attempt to ::1 sent ${authorization}`) as Error & { cause: unknown };
+      const all = new AggregateError([inner, new Error('connect ECONNREFUSED 127.0.0.1')], 'all');
+      inner.cause = all;
+      throw new TypeError('fetch failed', { cause: all });
+    };
+    const { error, texts } = await failedCall({ apiKey: KEY, fetch: looping });
+
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(textsWithSecret(texts, KEY)).toEqual([]);
+    const shown = (error as Error).cause as Error & { cause: AggregateError };
+    expect(shown.cause).toBeInstanceOf(AggregateError);
+    expect(shown.cause.errors.map((each: Error) => each.message)).toEqual([
+      'attempt to ::1 sent Bearer [redacted]',
+      'connect ECONNREFUSED 127.0.0.1',
+    ]);
+    // The loop is kept, between the copies.
+    expect((shown.cause.errors[0] as Error).cause).toBe(shown.cause);
+  });
+});
+
 describe('an undici dispatcher whose error quotes the request', () => {
   it('shows the failure without the key', async () => {
     const { error, texts } = await failedCall({
