@@ -35,6 +35,19 @@ import { modelSafeError } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
 import type { ToolSchema } from '../tools/schema.js';
 import type { ToolName } from '../tools/scope.js';
+import {
+  type AgentChatToolApprovalConfiguration,
+  type AgentChatToolApprovalFunction,
+  composedApproval,
+} from './tool-approval.js';
+
+export type {
+  AgentChatSingleToolApprovalFunction,
+  AgentChatToolApprovalConfiguration,
+  AgentChatToolApprovalContext,
+  AgentChatToolApprovalFunction,
+  AgentChatToolApprovalStatus,
+} from './tool-approval.js';
 
 /**
  * Options of {@link agentchatTools} and {@link agentchatToolApproval}: which tools to offer, and
@@ -83,8 +96,9 @@ export type AgentChatToolSet = {
  *
  * With `needsApproval`, the tools named carry the AI SDK's `needsApproval`: the loop stops at a
  * `tool-approval-request` and sends nothing until a `tool-approval-response` approves the call.
- * AI SDK 7 prefers approval configured on the call or agent: {@link agentchatToolApproval} gives
- * that configuration.
+ * AI SDK 7 prefers approval configured on the call or agent, where your own `toolApproval`
+ * overrides the tools' `needsApproval`: {@link agentchatToolApproval} gives agentchat's rule in
+ * that form, composed with yours.
  *
  * Needs the optional peer dependency `ai` (6 or 7).
  *
@@ -128,13 +142,24 @@ export function agentchatTools(client: Client, options?: AgentChatToolsOptions):
 }
 
 /**
- * The AI SDK 7 `toolApproval` configuration of `generateText`, `streamText` or a `ToolLoopAgent`
- * that asks a person before the tools `needsApproval` names run (`'user-approval'` for each),
- * among the tools the options offer. The tools {@link agentchatTools} makes with the same options
- * carry `needsApproval` themselves, which AI SDK 6 and 7 both honour; this is AI SDK 7's
- * preferred place for it, beside the approval of tools of your own.
+ * The AI SDK 7 `toolApproval` of `generateText`, `streamText` or a `ToolLoopAgent` that asks a
+ * person before the tools `needsApproval` names run, among the tools the options offer.
  *
- * @throws {@link agentchat!ConfigurationError} for the options {@link agentchatTools} refuses.
+ * Alone, it is the object form (`{ create_project: 'user-approval' }`), to spread beside the
+ * statuses of tools of your own. The tools {@link agentchatTools} makes carry `needsApproval`
+ * themselves, which AI SDK 6 and 7 both honour, but AI SDK 7 reads a tool's `needsApproval` only
+ * when `toolApproval` says nothing of that tool: a function asked about every call, or an object
+ * with an entry for the tool, decides alone.
+ *
+ * Given your own `toolApproval` as `approval` (a function, or an object), it returns one function
+ * that asks yours about every call and holds the tools `needsApproval` names to agentchat's rule:
+ * a person approves each of their calls unless yours denies it (`'denied'` stands, and so does
+ * your own `'user-approval'` with its reason; an `'approved'` or `'not-applicable'` becomes
+ * `'user-approval'`). Your decisions about every other tool stand as they are; with the object
+ * form, a tool it leaves out keeps its own `needsApproval`, as the AI SDK would read it.
+ *
+ * @throws {@link agentchat!ConfigurationError} for the options {@link agentchatTools} refuses, or an
+ * `approval` that is neither a function nor an object.
  * @example
  * ```ts
  * import { openai } from '@ai-sdk/openai';
@@ -142,10 +167,14 @@ export function agentchatTools(client: Client, options?: AgentChatToolsOptions):
  * import { Client } from 'agentchat';
  * import { agentchatToolApproval, agentchatTools } from 'agentchat/ai-sdk';
  *
+ * const options = { needsApproval: ['create_project', 'send_message'] } as const;
  * const result = await generateText({
  *   model: openai('gpt-5'),
- *   tools: agentchatTools(new Client()),
- *   toolApproval: agentchatToolApproval({ needsApproval: ['create_project', 'send_message'] }),
+ *   tools: agentchatTools(new Client(), options),
+ *   // Your own rule for every call; create_project and send_message still wait for a person.
+ *   toolApproval: agentchatToolApproval(options, ({ toolCall }) =>
+ *     toolCall.toolName === 'get_project' ? 'approved' : 'not-applicable',
+ *   ),
  *   stopWhen: stepCountIs(5),
  *   prompt: 'Create a project "Launch" bound to agent_support.',
  * });
@@ -153,12 +182,22 @@ export function agentchatTools(client: Client, options?: AgentChatToolsOptions):
  */
 export function agentchatToolApproval(
   options: AgentChatToolsOptions,
-): Partial<Record<ToolName, 'user-approval'>> {
-  const approval: Partial<Record<ToolName, 'user-approval'>> = {};
+): Partial<Record<ToolName, 'user-approval'>>;
+export function agentchatToolApproval(
+  options: AgentChatToolsOptions,
+  approval: AgentChatToolApprovalConfiguration,
+): AgentChatToolApprovalFunction;
+export function agentchatToolApproval(
+  options: AgentChatToolsOptions,
+  approval?: AgentChatToolApprovalConfiguration,
+): Partial<Record<ToolName, 'user-approval'>> | AgentChatToolApprovalFunction {
+  const approvals: Partial<Record<ToolName, 'user-approval'>> = {};
   for (const { tool, needsApproval } of offeredTools('agentchat/ai-sdk', options)) {
-    if (needsApproval) approval[tool.name as ToolName] = 'user-approval';
+    if (needsApproval) approvals[tool.name as ToolName] = 'user-approval';
   }
-  return approval;
+  return approval === undefined
+    ? approvals
+    : composedApproval(new Set(Object.keys(approvals)), approval);
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from './errors/index.js';
 import { withFetchOptions } from './fetch-options.js';
 import { type MiddlewareContext, runMiddleware } from './middleware.js';
-import { requestIdOf, scrubHeaders } from './redaction.js';
+import { requestIdOf, scrubCause, scrubHeaders, scrubText } from './redaction.js';
 import { invalidBodyError, withBodyRead } from './response.js';
 
 /**
@@ -278,9 +278,10 @@ function tooLarge(call: Call, response: Response, limit: number): ResponseTooLar
 function middlewareFailure(call: Call, error: unknown): AgentChatError {
   call.stopped = true;
   if (error instanceof AgentChatError) return error;
-  const detail = error instanceof Error ? `: ${error.message}` : '';
+  // A middleware holds the request, Authorization included: what its error says is scrubbed.
+  const detail = error instanceof Error ? `: ${scrubText(error.message, call.secrets)}` : '';
   return new AgentChatError(`${describeCall(call.site)}: a middleware failed${detail}`, {
-    cause: error,
+    cause: scrubCause(error, call.secrets),
   });
 }
 

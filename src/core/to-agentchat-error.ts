@@ -1,7 +1,9 @@
 /**
  * The one place where every way a call can fail becomes an error of the SDK's tree. No ky error,
  * raw `TypeError` or `SyntaxError` gets past it, and none is kept as a `cause`: ky's errors hold
- * the `Request`, Authorization header included, and `util.inspect` would print it.
+ * the `Request`, Authorization header included, and `util.inspect` would print it. What a cause
+ * says (its message, and the cause itself as the error shows it) is scrubbed of the call's
+ * secrets (see `scrubCause`).
  */
 import { isHTTPError, isKyError, isTimeoutError, SchemaValidationError } from 'ky';
 import { AttemptFailure } from './attempt.js';
@@ -14,6 +16,7 @@ import {
   ConfigurationError,
   describeCall,
 } from './errors/index.js';
+import { scrubCause, scrubText } from './redaction.js';
 import { apiErrorOf, invalidBodyError } from './response.js';
 import { readFailure } from './server-runtime.js';
 
@@ -55,8 +58,8 @@ function map(error: unknown, call: Call): AgentChatError {
   // Nothing else is expected; keep the detail in the message, and a ky error out of `cause`.
   const detail = error instanceof Error ? error.message : String(error);
   return new AgentChatError(
-    `${describeCall(site)} failed: ${detail}`,
-    isKyError(error) ? undefined : { cause: error },
+    `${describeCall(site)} failed: ${scrubText(detail, call.secrets)}`,
+    isKyError(error) ? undefined : { cause: scrubCause(error, call.secrets) },
   );
 }
 
@@ -68,15 +71,23 @@ function map(error: unknown, call: Call): AgentChatError {
 function connectionFailure(call: Call, cause: unknown, secure: boolean): AgentChatError {
   const { detail, final, misconfiguration } = readFailure(cause, secure);
   if (final) call.stopped = true;
+  // The cause is the platform's or, with a fetch or dispatcher of the application's own, its
+  // error, whose words may quote the request, Authorization header and form body included: what
+  // the error shows of it is scrubbed of the call's secrets, like a server's answer.
+  const { secrets } = call;
+  const shown = scrubCause(cause, secrets);
   if (misconfiguration) {
-    return new ConfigurationError(`${describeCall(call.site)}: ${misconfiguration}`, { cause });
+    return new ConfigurationError(
+      `${describeCall(call.site)}: ${scrubText(misconfiguration, secrets)}`,
+      { cause: shown },
+    );
   }
   const said = detail ?? (cause instanceof Error ? cause.message : String(cause));
   return new APIConnectionError(
     call.site,
-    cause,
+    shown,
     call.attempts,
-    `could not reach the service (${said})`,
+    `could not reach the service (${scrubText(said, secrets)})`,
   );
 }
 

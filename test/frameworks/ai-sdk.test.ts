@@ -2,10 +2,16 @@
  * agentchat/ai-sdk in the AI SDK's own loop (`generateText`), its mock model scripted to call the
  * tools, against the mock service on 127.0.0.1.
  */
-import { generateText, stepCountIs } from 'ai';
+import { generateText, stepCountIs, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { agentchatToolApproval, agentchatTools } from '../../src/ai-sdk/index.js';
 import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
+import {
+  QUOTED_KEY,
+  quotingClient,
+  shownSecrets,
+  textsWithSecret,
+} from '../helpers/quoting-fetch.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 import { lastToolOutput, scriptedModel } from './scripted-model.js';
 
@@ -176,6 +182,179 @@ describe('needsApproval', () => {
   });
 });
 
+describe("toolApproval as a function of the application's own", () => {
+  const options = { needsApproval: ['create_project'] } as const;
+  /** The model calls create_project and get_project in one step, then ends. */
+  const bothCalls = () =>
+    scriptedModel([
+      () => ({
+        calls: [
+          { name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } },
+          { name: 'get_project', input: { id: 'proj_missing' } },
+        ],
+      }),
+      () => ({ text: 'Done.' }),
+    ]);
+  /** The tools whose calls wait for a person: requests the loop did not decide itself. */
+  const askedOf = (
+    content: ReadonlyArray<{
+      type: string;
+      toolCall?: { toolName: string };
+      isAutomatic?: boolean;
+    }>,
+  ) =>
+    content.flatMap((part) =>
+      part.type === 'tool-approval-request' && !part.isAutomatic && part.toolCall
+        ? [part.toolCall.toolName]
+        : [],
+    );
+  /** The paths the service was sent, below its base URL. */
+  const sentPaths = () =>
+    mock.server.service.requestLog().map((request) => request.path.replace(/^\/api/, ''));
+
+  it("decides alone when not composed: the tools' needsApproval is not read", async () => {
+    // What AI SDK 7 does, and what docs/agent-frameworks.md says: the function overrides.
+    const { model } = bothCalls();
+    await generateText({
+      model,
+      tools: agentchatTools(mock.client, options),
+      toolApproval: () => 'not-applicable',
+      stopWhen: stepCountIs(3),
+      prompt: 'Create a project.',
+    });
+
+    expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+  });
+
+  it('composed, asks a person before the tools needsApproval names, and lets the function decide the rest', async () => {
+    const asked: string[] = [];
+    const { model } = bothCalls();
+    const result = await generateText({
+      model,
+      tools: agentchatTools(mock.client, options),
+      toolApproval: agentchatToolApproval(options, ({ toolCall }) => {
+        asked.push(toolCall.toolName);
+        return 'approved';
+      }),
+      stopWhen: stepCountIs(3),
+      prompt: 'Create a project.',
+    });
+
+    // The function was asked about both; its "approved" held for get_project only.
+    expect(asked.sort()).toEqual(['create_project', 'get_project']);
+    expect(askedOf(result.content)).toEqual(['create_project']);
+    expect(mock.server.service.projects()).toEqual([]);
+    expect(sentPaths()).toEqual(['/v1/projects/proj_missing']);
+  });
+
+  it("composed, keeps the function's denial, and the reason it gives with its own request", async () => {
+    const { model } = bothCalls();
+    const result = await generateText({
+      model,
+      tools: agentchatTools(mock.client, options),
+      toolApproval: agentchatToolApproval(options, ({ toolCall }) =>
+        toolCall.toolName === 'get_project'
+          ? { type: 'denied', reason: 'no reads today' }
+          : { type: 'user-approval', reason: 'a new project' },
+      ),
+      stopWhen: stepCountIs(3),
+      prompt: 'Create a project.',
+    });
+
+    expect(askedOf(result.content)).toEqual(['create_project']);
+    expect(result.content.find((part) => part.type === 'tool-approval-request')).toMatchObject({
+      reason: 'a new project',
+    });
+    expect(sentPaths()).toEqual([]);
+  });
+
+  it('composed in a ToolLoopAgent, runs the call once a person approves it', async () => {
+    const tools = agentchatTools(mock.client, options);
+    const asked: string[] = [];
+    const toolApproval = agentchatToolApproval(options, ({ toolCall }) => {
+      asked.push(toolCall.toolName);
+      return 'not-applicable';
+    });
+    const first = scriptedModel([
+      () => ({
+        calls: [{ name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } }],
+      }),
+    ]);
+    const stopped = await new ToolLoopAgent({
+      model: first.model,
+      tools,
+      toolApproval,
+      stopWhen: stepCountIs(3),
+    }).generate({ prompt: 'Create a project.' });
+    const request = stopped.content.find((part) => part.type === 'tool-approval-request');
+    expect(request).toMatchObject({ toolCall: { toolName: 'create_project' } });
+    expect(asked).toEqual(['create_project']);
+    expect(sentPaths()).toEqual([]);
+
+    const second = scriptedModel([() => ({ text: 'Created.' })]);
+    await new ToolLoopAgent({
+      model: second.model,
+      tools,
+      toolApproval,
+      stopWhen: stepCountIs(3),
+    }).generate({
+      messages: [
+        { role: 'user', content: 'Create a project.' },
+        ...stopped.response.messages,
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-approval-response',
+              approvalId: (request as { approvalId: string }).approvalId,
+              approved: true,
+            },
+          ],
+        },
+      ],
+    });
+    expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+  });
+
+  it("composed with the object form, keeps each other tool's own needsApproval", async () => {
+    const audit = tool({
+      description: 'Writes an audit entry.',
+      inputSchema: agentchatTools(mock.client).get_project?.inputSchema as never,
+      needsApproval: true,
+      execute: async () => 'written',
+    });
+    const { model } = scriptedModel([
+      () => ({
+        calls: [
+          { name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } },
+          { name: 'get_project', input: { id: 'proj_missing' } },
+          { name: 'audit', input: { id: 'proj_1' } },
+        ],
+      }),
+      () => ({ text: 'Done.' }),
+    ]);
+    const result = await generateText({
+      model,
+      tools: { ...agentchatTools(mock.client, options), audit },
+      toolApproval: agentchatToolApproval(options, {
+        create_project: 'approved',
+        get_project: 'denied',
+      }),
+      stopWhen: stepCountIs(3),
+      prompt: 'Create a project.',
+    });
+
+    // Its "approved" does not run create_project unasked; its "denied" holds; audit, which it
+    // leaves out, asks as its own needsApproval says.
+    expect(askedOf(result.content).sort()).toEqual(['audit', 'create_project']);
+    expect(sentPaths()).toEqual([]);
+  });
+
+  it('is refused with an approval that is neither a function nor an object', () => {
+    expect(() => agentchatToolApproval(options, 'approved' as never)).toThrow(ConfigurationError);
+  });
+});
+
 describe('tools and readOnly', () => {
   it('offer what they say, to the model too', async () => {
     expect(Object.keys(agentchatTools(mock.client, { readOnly: true }))).toEqual(['get_project']);
@@ -268,5 +447,30 @@ describe('abort', () => {
     await expect(run).rejects.toThrow();
     await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
     expect(mock.server.service.requestLog()).toHaveLength(1);
+  });
+});
+
+describe('a connection failure whose cause quotes the request', () => {
+  it('reaches the model as the tool error without the key in any form', async () => {
+    const { model, prompts } = scriptedModel([
+      () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),
+      () => ({ text: 'Unreachable.' }),
+    ]);
+
+    const result = await generateText({
+      model,
+      tools: agentchatTools(quotingClient(mock.server.baseUrl)),
+      stopWhen: stepCountIs(3),
+      prompt: 'Read proj_1.',
+    });
+
+    const seen = lastToolOutput(prompts[1] ?? []) as { type: string; value: string };
+    expect(seen.value).toMatch(/^APIConnectionError: .*Authorization: Bearer \[redacted\]/);
+    expect(textsWithSecret([JSON.stringify(prompts)], QUOTED_KEY)).toEqual([]);
+    // The error the loop keeps for the application shows none either.
+    const [failed] = result.steps.flatMap((step) =>
+      step.content.filter((part) => part.type === 'tool-error'),
+    );
+    expect(failed?.type === 'tool-error' && shownSecrets(failed.error, QUOTED_KEY)).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ import {
 import { describe, expect, it, vi } from 'vitest';
 import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
 import { agentchatInterruptOn, agentchatTools } from '../../src/langchain/index.js';
+import { QUOTED_KEY, quotingClient, textsWithSecret } from '../helpers/quoting-fetch.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 
 const API_KEY = 'sk_langchain_tools_4b8e2f61';
@@ -349,5 +350,25 @@ describe('abort', () => {
     expect(mock.server.service.requestLog()).toHaveLength(1);
     // The model was not asked again after the aborted call.
     expect(model.callCount).toBe(1);
+  });
+});
+
+describe('a connection failure whose cause quotes the request', () => {
+  it('reaches the model as the error ToolMessage without the key in any form', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'get_project', args: { id: 'proj_1' } }])
+      .respond(new AIMessage('Unreachable.'));
+
+    const agent = createAgent({ model, tools: agentchatTools(quotingClient(mock.server.baseUrl)) });
+    const { messages } = await agent.invoke(ask('Read proj_1.'));
+
+    const seen = lastToolMessage(model.calls[1]?.messages ?? []);
+    expect(seen.status).toBe('error');
+    expect(seen.text).toMatch(/^APIConnectionError: .*Authorization: Bearer \[redacted\]/);
+    const shown = [
+      JSON.stringify(model.calls.map((call) => call.messages)),
+      JSON.stringify(messages),
+    ];
+    expect(textsWithSecret(shown, QUOTED_KEY)).toEqual([]);
   });
 });

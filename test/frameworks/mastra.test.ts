@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
 import { type AgentChatToolSet, agentchatTools } from '../../src/mastra/index.js';
 import { createProject, getProject, sendMessage } from '../../src/tools/table.js';
+import { QUOTED_KEY, quotingClient, textsWithSecret } from '../helpers/quoting-fetch.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 import { lastToolOutput, type ModelStep, scriptedModel } from './scripted-model.js';
 
@@ -434,5 +435,22 @@ describe('agent.stream', () => {
 
     await expect.poll(() => signals.map((signal) => signal.aborted)).toEqual([true]);
     expect(model.doStreamCalls).toHaveLength(1);
+  });
+});
+
+describe('a connection failure whose cause quotes the request', () => {
+  it("reaches the model as Mastra's tool error without the key in any form", async () => {
+    const { agent, prompts } = scriptedAgent(agentchatTools(quotingClient(mock.server.baseUrl)), [
+      () => ({ calls: [{ name: 'get_project', input: { id: 'proj_1' } }] }),
+      () => ({ text: 'Unreachable.' }),
+    ]);
+
+    const result = await agent.generate('Read proj_1.', { maxSteps: 3 });
+
+    const seen = lastToolOutput(prompts[1] ?? []) as { type: string; value: string };
+    expect(seen.value).toMatch(/APIConnectionError|could not reach the service/);
+    expect(seen.value).toContain('Authorization: Bearer [redacted]');
+    const shown = [JSON.stringify(prompts), JSON.stringify(result.steps)];
+    expect(textsWithSecret(shown, QUOTED_KEY)).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { type Client, ConfigurationError } from '../../src/index.js';
 import { agentchatTools } from '../../src/openai-agents/index.js';
+import { QUOTED_KEY, quotingClient, textsWithSecret } from '../helpers/quoting-fetch.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 
 const API_KEY = 'sk_openai_agents_tools_5b8e2f4c';
@@ -329,5 +330,25 @@ describe('abort', () => {
     expect(mock.server.service.requestLog()).toHaveLength(1);
     // The model was not asked again after the abort.
     expect(model.calls).toHaveLength(1);
+  });
+});
+
+describe('a connection failure whose cause quotes the request', () => {
+  it("reaches the model as the tool's output without the key in any form", async () => {
+    const model = scriptedModel([
+      () => ({ calls: [['get_project', { id: 'proj_1' }]] }),
+      () => ({ text: 'Unreachable.' }),
+    ]);
+
+    const result = await run(
+      agentWith(model, agentchatTools(quotingClient(mock.server.baseUrl))),
+      'Read proj_1.',
+    );
+
+    expect(toolOutputsSeen(model)[1]).toMatch(
+      /^APIConnectionError: .*Authorization: Bearer \[redacted\]/,
+    );
+    const inputs = JSON.stringify(model.calls.map((call) => call.request.input));
+    expect(textsWithSecret([inputs, JSON.stringify(result.history)], QUOTED_KEY)).toEqual([]);
   });
 });

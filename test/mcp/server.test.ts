@@ -18,6 +18,7 @@ import {
   type RecordingTransport,
   textOf,
 } from '../helpers/mcp-client.js';
+import { QUOTED_KEY, quotingClient, textsWithSecret } from '../helpers/quoting-fetch.js';
 
 const API_KEY = 'sk_mcp_in_process_4f7b2c9e';
 
@@ -338,6 +339,23 @@ describe('secrets', () => {
       'The call failed with an unexpected TypeError; its message is withheld, as it could hold a credential.',
     );
     expect(transport.transcript()).not.toContain(API_KEY);
+  });
+
+  it('keeps the key out of a connection failure whose cause quotes the request', async () => {
+    await mcp.close();
+    await connect(quotingClient(server.baseUrl));
+
+    const results = [
+      await callTool(mcp, 'create_project', { name: 'Demo', agentId: 'agent_1' }),
+      await callTool(mcp, 'get_project', { id: 'proj_1' }),
+      await callTool(mcp, 'send_message', { projectId: 'proj_1', message: 'Hi' }),
+    ];
+
+    for (const result of results) {
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^APIConnectionError: .*Authorization: Bearer \[redacted\]/);
+    }
+    expect(textsWithSecret([transport.transcript()], QUOTED_KEY)).toEqual([]);
   });
 });
 
