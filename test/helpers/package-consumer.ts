@@ -207,16 +207,20 @@ export function createRequestOf(server: MockServer, label: string): RecordedRequ
  * no trim of the SDK's own code that keeps a guarantee wins back (docs/maintainers/performance.md,
  * "ky 2.2"); the budget grew by that much and no more. The size app measures 27.42 KiB, the
  * bundlers' pages 27.52 (esbuild), 26.80 and 27.02 (webpack), 26.56 (Vite) and 26.59 (Rollup).
+ * Then 28.5 KiB: scrubbing the call's secrets from a failure's cause (its message and every field
+ * a logger shows, down the cause chain) costs 0.61 KiB min+gzip, 1.9 KiB minified, and a page's
+ * application `fetch` can quote a request as a server's can. The size app measures 28.03 KiB.
  * The SDK's own share is held by {@link sdkMinifiedBudget}.
  */
-export const sizeBudget = 28 * 1024;
+export const sizeBudget = 28.5 * 1024;
 
 /**
  * The most the SDK's own code (the `agentchat` package's bytes in the size app, minified, before
- * gzip) may take: what it was when ky 2.2 came, so that the page grows only by what its
- * dependencies add. The goal is under 30 KB (docs/maintainers/performance.md).
+ * gzip) may take: what it was when ky 2.2 came (33.6 KiB), plus the scrubbing of a failure's cause
+ * (1.9 KiB), so that the page grows only by what its dependencies add. The goal is under 30 KB
+ * (docs/maintainers/performance.md).
  */
-export const sdkMinifiedBudget = 34 * 1024;
+export const sdkMinifiedBudget = 36 * 1024;
 
 /** A browser app bundle as a bundler would make it for production, from the installed package. */
 export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {
