@@ -1,7 +1,8 @@
 /**
  * Runs the test suite at one end of every version range package.json declares, in a scratch copy
- * of the work tree (node_modules/.cache/ranges/<end>), so the repository's own install and lockfile
- * stay as they are:
+ * of the work tree (agentchat-ranges/<end> in the system's temporary folder), so the repository's
+ * own install and lockfile stay as they are. Not under node_modules: Node.js and vitest treat
+ * files there as installed packages (Node refuses to strip their types).
  *
  * - `newest`: no lockfile, so npm installs the newest version every range allows, as a user
  *   installing today gets.
@@ -19,6 +20,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { excludedFiles, lowestPins, type RangeEnd } from './ends.js';
 import { lowestSatisfying } from './versions.js';
@@ -107,7 +109,7 @@ function pinned(manifest: Manifest, pins: Map<string, string>): Manifest {
 }
 
 async function main(end: RangeEnd): Promise<void> {
-  const copy = join(repo, 'node_modules/.cache/ranges', end);
+  const copy = join(tmpdir(), 'agentchat-ranges', end);
   await rm(copy, { recursive: true, force: true });
   await copyWorkTree(copy);
   await rm(join(copy, 'package-lock.json'));
