@@ -35,14 +35,14 @@ export const lowestPins: Readonly<Record<string, string | null>> = {
 };
 
 /**
- * Left out of the run at each end. At both: the repository's lockfile check, which a fresh
+ * Test files and folders left out of the run at each end. At both: the repository's lockfile check, which a fresh
  * resolution changes by design. At the lowest end also the repository's own release and
  * reference machinery (test/release: the tarball, the API report, the changesets, the workflows;
  * test/docs/reference.test.ts: TypeDoc over the source), which builds the package with the
  * repository's toolchain rather than running it beside older peers: the package's behaviour with
  * those peers is what the rest of the suite proves there.
  */
-export const excludedFiles: Readonly<Record<RangeEnd, readonly string[]>> = {
+export const leftOut: Readonly<Record<RangeEnd, readonly string[]>> = {
   newest: ['test/release/lockfile.test.ts'],
-  lowest: ['test/release/**', 'test/docs/reference.test.ts'],
+  lowest: ['test/release', 'test/docs/reference.test.ts'],
 };
