@@ -17,7 +17,12 @@ const mock = useMockServer();
 /** The repo's Node 22 first, as `npm run test:package` puts it. */
 const PATH = `${resolve(import.meta.dirname, '../../node_modules/.bin')}:${process.env.PATH}`;
 
-/** Each line's packages: the current one needs Node 22.15+, the 2.x one stays below api 1.10. */
+/**
+ * Each line's packages: the current one needs Node 22.15+, the 2.x one stays below api 1.10, and
+ * `lowest` is the floor of the peer ranges (`@opentelemetry/api` ^1.9.0,
+ * `@opentelemetry/instrumentation` >=0.200.0) with the SDK released beside that instrumentation:
+ * what `npm run test:lowest` cannot install beside the tests' own SDK (docs/maintainers/dependencies.md).
+ */
 const LINES = {
   current: [
     '@opentelemetry/api@~1.10.0',
@@ -32,6 +37,13 @@ const LINES = {
     '@opentelemetry/sdk-trace-base@~2.12.0',
     '@opentelemetry/core@~2.12.0',
     '@opentelemetry/context-async-hooks@~2.12.0',
+  ],
+  lowest: [
+    '@opentelemetry/api@1.9.0',
+    '@opentelemetry/instrumentation@0.200.0',
+    '@opentelemetry/sdk-trace-base@2.0.0',
+    '@opentelemetry/core@2.0.0',
+    '@opentelemetry/context-async-hooks@2.0.0',
   ],
 } as const;
 

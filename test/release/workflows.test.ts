@@ -179,18 +179,26 @@ describe('the commands the workflows run', () => {
     const { scripts } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect([scripts.pretest, scripts['pretest:package'], scripts['pretest:soak']]).toEqual([
-      'node scripts/check-system-programs.mjs',
-      'node scripts/check-system-programs.mjs',
-      'node scripts/check-system-programs.mjs',
-    ]);
+    expect([
+      scripts.pretest,
+      scripts['pretest:package'],
+      scripts['pretest:soak'],
+      scripts['pretest:newest'],
+      scripts['pretest:lowest'],
+    ]).toEqual(Array(5).fill('node scripts/check-system-programs.mjs'));
     for (const file of await workflowFiles()) {
       expect((await readWorkflow(file)).text, file).not.toContain('apt-get');
     }
     // Each job that runs the browser tests, the packaging suite or the soak suite installs them
     // first.
     const { workflow } = await readWorkflow('ci.yml');
-    const needPrograms = ['npm test', 'npm run test:package', 'npm run test:soak'];
+    const needPrograms = [
+      'npm test',
+      'npm run test:package',
+      'npm run test:soak',
+      'npm run test:newest',
+      'npm run test:lowest',
+    ];
     for (const [name, job] of Object.entries(workflow.jobs)) {
       const runs = job.steps.flatMap((step) => (step.run === undefined ? [] : [step.run]));
       if (!needPrograms.some((command) => runs.includes(command))) continue;

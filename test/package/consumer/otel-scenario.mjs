@@ -1,5 +1,5 @@
 // agentchat/otel from the packed tarball on one line of OpenTelemetry JS (argv: base URL, line):
-// `current` (api 1.10, sdk-trace's TracerProvider) or `2.x` (api 1.9, sdk-trace-base's
+// `current` (api 1.10, sdk-trace's TracerProvider), or `2.x` and `lowest` (api 1.9, sdk-trace-base's
 // BasicTracerProvider). Prints the finished spans as one JSON line.
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
