@@ -34,7 +34,7 @@ import type {
 import { modelSafeError } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
 import type { ToolSchema } from '../tools/schema.js';
-import type { ToolName } from '../tools/scope.js';
+import type { FrameworkToolName as ToolName } from '../tools/scope.js';
 
 /**
  * Options of {@link agentchatTools} and {@link agentchatToolApproval}: which tools to offer, and

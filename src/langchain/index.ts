@@ -28,7 +28,7 @@ import { type DynamicStructuredTool, type ToolRunnableConfig, tool } from '@lang
 import { type Client, ConfigurationError } from '../index.js';
 import { modelSafeError, toolErrorText } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
-import type { ToolName } from '../tools/scope.js';
+import type { FrameworkToolName as ToolName } from '../tools/scope.js';
 import type { AgentChatTool, Operations } from '../tools/table.js';
 
 const ENTRY = 'agentchat/langchain';
