@@ -29,7 +29,6 @@ export type ToolName = TableTool['name'];
  * type another entry exports import it from that entry, and agentchat/mcp's declarations import
  * the MCP SDK, which users of agentchat/ai-sdk or agentchat/langchain need not install.
  *
- * @inline
  * @example
  * ```ts
  * import { agentchatToolApproval } from 'agentchat/ai-sdk';
