@@ -34,7 +34,7 @@ import type {
 import { modelSafeError } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
 import type { ToolSchema } from '../tools/schema.js';
-import type { ToolName } from '../tools/scope.js';
+import type { FrameworkToolName } from '../tools/scope.js';
 import {
   type AgentChatToolApprovalConfiguration,
   type AgentChatToolApprovalFunction,
@@ -48,6 +48,13 @@ export type {
   AgentChatToolApprovalFunction,
   AgentChatToolApprovalStatus,
 } from './tool-approval.js';
+
+/**
+ * A tool's name: its own declaration, not agentchat/mcp's (see `FrameworkToolName`).
+ *
+ * @inline
+ */
+type ToolName = FrameworkToolName;
 
 /**
  * Options of {@link agentchatTools} and {@link agentchatToolApproval}: which tools to offer, and

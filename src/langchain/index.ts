@@ -28,8 +28,15 @@ import { type DynamicStructuredTool, type ToolRunnableConfig, tool } from '@lang
 import { type Client, ConfigurationError } from '../index.js';
 import { modelSafeError, toolErrorText } from '../tools/error-text.js';
 import { clientOperations, type FrameworkToolsOptions, offeredTools } from '../tools/options.js';
-import type { ToolName } from '../tools/scope.js';
+import type { FrameworkToolName } from '../tools/scope.js';
 import type { AgentChatTool, Operations } from '../tools/table.js';
+
+/**
+ * A tool's name: its own declaration, not agentchat/mcp's (see `FrameworkToolName`).
+ *
+ * @inline
+ */
+type ToolName = FrameworkToolName;
 
 const ENTRY = 'agentchat/langchain';
 

@@ -24,6 +24,22 @@ type TableTool = (typeof toolTable)[number];
 export type ToolName = TableTool['name'];
 
 /**
+ * {@link ToolName} as the agent frameworks' entries name it in their declarations. A declaration
+ * of its own, not agentchat/mcp's re-export: the published declarations of an entry that names a
+ * type another entry exports import it from that entry, and agentchat/mcp's declarations import
+ * the MCP SDK, which users of agentchat/ai-sdk or agentchat/langchain need not install.
+ *
+ * @example
+ * ```ts
+ * import { agentchatToolApproval } from 'agentchat/ai-sdk';
+ *
+ * // Keyed by tool name: { create_project: 'user-approval', send_message: 'user-approval' }.
+ * const toolApproval = agentchatToolApproval({ needsApproval: true });
+ * ```
+ */
+export type FrameworkToolName = ToolName;
+
+/**
  * A tool that changes nothing (`get_project`): the only kind a scope with `readOnly: true` may
  * list.
  *
