@@ -11,6 +11,7 @@
  * build loads it as a file of its own.
  */
 import type { Channel, TracingChannel } from 'node:diagnostics_channel';
+import { TimeoutError } from 'ky';
 import type { Call } from './call.js';
 import type { AgentChatError } from './errors/index.js';
 
@@ -221,8 +222,9 @@ export function traceAttempt(
     if (!('error' in outcome)) context.status = outcome.value.status;
     else if (request.signal.aborted && !call.options.signal?.aborted) {
       // Cut off by its timeout (ky aborts the attempt, then rejects the call with its own
-      // TimeoutError, which this attempt never sees): read as the timeout the platform names.
-      context.error = errorOf(new DOMException('The attempt timed out', 'TimeoutError'), call);
+      // TimeoutError, which this attempt never sees): read as that TimeoutError, which ky 2.2
+      // tells apart from a platform's error of the same name.
+      context.error = errorOf(new TimeoutError(request), call);
     } else context.error = errorOf(outcome.error, call);
   });
 }
