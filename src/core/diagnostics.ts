@@ -11,9 +11,8 @@
  * build loads it as a file of its own.
  */
 import type { Channel, TracingChannel } from 'node:diagnostics_channel';
-import { TimeoutError } from 'ky';
 import type { Call } from './call.js';
-import type { AgentChatError } from './errors/index.js';
+import { type AgentChatError, APITimeoutError } from './errors/index.js';
 
 /** The channel around each call, a `TracingChannel` of `node:diagnostics_channel`. */
 export const CALL_CHANNEL = 'agentchat:call';
@@ -221,10 +220,16 @@ export function traceAttempt(
   return traced(channel, context, send, (outcome) => {
     if (!('error' in outcome)) context.status = outcome.value.status;
     else if (request.signal.aborted && !call.options.signal?.aborted) {
-      // Cut off by its timeout (ky aborts the attempt, then rejects the call with its own
-      // TimeoutError, which this attempt never sees): read as that TimeoutError, which ky 2.2
-      // tells apart from a platform's error of the same name.
-      context.error = errorOf(new TimeoutError(request), call);
+      // Cut off by a timeout (ky aborts the attempt, then rejects the call with its own
+      // TimeoutError, which this attempt never sees): the attempt's, or the call's once its
+      // deadline has passed, as the call's own error will say.
+      const total = Date.now() >= call.deadline;
+      context.error = new APITimeoutError(
+        call.site,
+        total ? (call.options.totalTimeout ?? 0) : call.options.timeout,
+        call.attempts,
+        total ? 'call' : 'attempt',
+      );
     } else context.error = errorOf(outcome.error, call);
   });
 }

@@ -64,10 +64,11 @@ describe('the browser example bundle', () => {
     expect(bundle).not.toMatch(/from\s*["']node:|require\(/);
   });
 
-  it('stays small: under 28 KB gzipped', () => {
-    // Measured at about 23 KB: ky and zod/mini are about 9 KB each. A jump means a heavy import,
-    // such as zod's classic API with all its locales.
-    expect(gzipSync(bundle).length).toBeLessThan(28 * 1024);
+  it('stays small: under 31 KiB gzipped', () => {
+    // Measured at 29.9 KiB with ky 2.2 (about 11 KiB of it; zod/mini about 6), the page's own code
+    // and the SDK's, the cause scrubbing among it. A jump means a heavy import, such as zod's
+    // classic API with all its locales.
+    expect(gzipSync(bundle).length).toBeLessThan(31 * 1024);
   });
 });
 

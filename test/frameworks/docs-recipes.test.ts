@@ -153,6 +153,9 @@ function withMockModel(code: string): string {
 }
 
 /** Runs a recipe as its own program, configured by the environment as the guide says. */
+/** How long a recipe's process may take: see the recipes' tests below. */
+const RECIPE_TIMEOUT = 90_000;
+
 async function runRecipe(name: string): Promise<string> {
   const code = recipes.get(name);
   if (code === undefined) throw new Error(`docs/agent-frameworks.md has no recipe ${name}`);
@@ -227,6 +230,9 @@ describe('docs/agent-frameworks.md', () => {
         expect.stringMatching(/\/v1\/projects\/proj_\w+\/chat$/),
       ]);
     },
+    // Each recipe is a process of its own that loads its framework first (Mastra's alone is
+    // seconds of CPU), beside the rest of the suite: 4 s on an idle machine, past 30 s at a load of 30.
+    RECIPE_TIMEOUT,
   );
 
   it.each(['ai-sdk-approval.ts', 'openai-agents-approval.ts', 'mastra-approval.ts'])(
@@ -237,14 +243,19 @@ describe('docs/agent-frameworks.md', () => {
       expect(output).toBe('approve create_project?\nThe agent proposed a plan.');
       expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
     },
+    RECIPE_TIMEOUT,
   );
 
-  it('langchain-approval.ts: each call waits for its approval at the agent, then the run goes on', async () => {
-    const output = await runRecipe('langchain-approval.ts');
+  it(
+    'langchain-approval.ts: each call waits for its approval at the agent, then the run goes on',
+    async () => {
+      const output = await runRecipe('langchain-approval.ts');
 
-    expect(output).toBe(
-      'approve create_project?\napprove send_message?\nThe agent proposed a plan.',
-    );
-    expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
-  });
+      expect(output).toBe(
+        'approve create_project?\napprove send_message?\nThe agent proposed a plan.',
+      );
+      expect(mock.service.projects().map((project) => project.name)).toEqual(['Launch']);
+    },
+    RECIPE_TIMEOUT,
+  );
 });
