@@ -12,7 +12,7 @@
  */
 import type { Channel, TracingChannel } from 'node:diagnostics_channel';
 import type { Call } from './call.js';
-import { type AgentChatError, APITimeoutError } from './errors/index.js';
+import { type AgentChatError, timeoutError } from './errors/index.js';
 
 /** The channel around each call, a `TracingChannel` of `node:diagnostics_channel`. */
 export const CALL_CHANNEL = 'agentchat:call';
@@ -222,14 +222,9 @@ export function traceAttempt(
     else if (request.signal.aborted && !call.options.signal?.aborted) {
       // Cut off by a timeout (ky aborts the attempt, then rejects the call with its own
       // TimeoutError, which this attempt never sees): the attempt's, or the call's once its
-      // deadline has passed, as the call's own error will say.
-      const total = Date.now() >= call.deadline;
-      context.error = new APITimeoutError(
-        call.site,
-        total ? (call.options.totalTimeout ?? 0) : call.options.timeout,
-        call.attempts,
-        total ? 'call' : 'attempt',
-      );
+      // deadline has passed, as the call's own error will say. Read here, not by `errorOf`:
+      // only the call's own error stops the call.
+      context.error = timeoutError(call);
     } else context.error = errorOf(outcome.error, call);
   });
 }

@@ -11,10 +11,12 @@ import type { Call } from './call.js';
 import {
   AgentChatError,
   APIConnectionError,
-  APITimeoutError,
+  type APITimeoutError,
   APIUserAbortError,
   ConfigurationError,
   describeCall,
+  timeoutError,
+  timeoutScope,
 } from './errors/index.js';
 import { scrubCause, scrubText } from './redaction.js';
 import { apiErrorOf, invalidBodyError } from './response.js';
@@ -42,9 +44,8 @@ function map(error: unknown, call: Call): AgentChatError {
     return apiErrorOf(site, answered.response, answered.text, call.secrets);
   }
   if (isTimeoutError(error)) {
-    // ky's one TimeoutError stands for both limits: the call's, once its deadline has passed.
-    if (Date.now() >= call.deadline) return outOfTime(call);
-    return new APITimeoutError(site, call.options.timeout, call.attempts);
+    // ky's one TimeoutError stands for both limits; the call's ends the call.
+    return timeoutScope(call) === 'call' ? outOfTime(call) : timeoutError(call, 'attempt');
   }
   // What the attempt's fetch threw: the platform's own "fetch failed", "terminated" when the
   // connection dropped while the body was read, or a custom fetch's own error.
@@ -94,5 +95,5 @@ function connectionFailure(call: Call, cause: unknown, secure: boolean): AgentCh
 /** The error a call ends with when its `totalTimeout` is up, or would be before the next attempt. */
 export function outOfTime(call: Call): APITimeoutError {
   call.stopped = true;
-  return new APITimeoutError(call.site, call.options.totalTimeout ?? 0, call.attempts, 'call');
+  return timeoutError(call, 'call');
 }

@@ -146,16 +146,27 @@ describe('agentchat:call and agentchat:attempt', () => {
     ]);
   });
 
-  it('publish a timed-out attempt as an APITimeoutError', async () => {
-    subscribe();
-    server.service.enqueue({ kind: 'hang' });
-    await expect(client.projects.get('proj_1', { timeout: 100, maxRetries: 0 })).rejects.toThrow(
-      APITimeoutError,
-    );
-    const [ended] = attempts.events.filter(({ event }) => event === 'asyncEnd');
-    expect(ended?.context.error).toBeInstanceOf(APITimeoutError);
-    expect(calls.events.at(-1)?.context.error).toBeInstanceOf(APITimeoutError);
-  });
+  it.each([
+    ['its own timeout', { timeout: 100 }, '100 ms per attempt'],
+    ["the call's totalTimeout", { timeout: 5_000, totalTimeout: 100 }, '100 ms for the whole call'],
+  ])(
+    'publish an attempt cut off by %s as the APITimeoutError the call ends with',
+    async (_, limits, said) => {
+      subscribe();
+      server.service.enqueue({ kind: 'hang' });
+      const error = await client.projects
+        .get('proj_1', { ...limits, maxRetries: 0 })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APITimeoutError);
+      expect((error as APITimeoutError).message).toContain(said);
+
+      const [ended] = attempts.events.filter(({ event }) => event === 'asyncEnd');
+      expect(ended?.context.error).toBeInstanceOf(APITimeoutError);
+      // The attempt names the limit that ran out as the call's own error does.
+      expect(ended?.context.error?.message).toBe((error as APITimeoutError).message);
+      expect(calls.events.at(-1)?.context.error).toBe(error);
+    },
+  );
 
   it('count the replay after a 401 as an attempt', async () => {
     subscribe();

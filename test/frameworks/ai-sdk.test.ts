@@ -2,9 +2,13 @@
  * agentchat/ai-sdk in the AI SDK's own loop (`generateText`), its mock model scripted to call the
  * tools, against the mock service on 127.0.0.1.
  */
-import { generateText, stepCountIs, ToolLoopAgent, tool } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { agentchatToolApproval, agentchatTools } from '../../src/ai-sdk/index.js';
+import {
+  type AgentChatToolApprovalFunction,
+  agentchatToolApproval,
+  agentchatTools,
+} from '../../src/ai-sdk/index.js';
 import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
 import {
   QUOTED_KEY,
@@ -18,6 +22,30 @@ import { lastToolOutput, scriptedModel } from './scripted-model.js';
 const API_KEY = 'sk_ai_sdk_tools_7c1d9a2e';
 
 const mock = useMockServer(API_KEY);
+
+/**
+ * The messages a loop stopped at `request` by the prompt 'Create a project.' goes on from once a
+ * person approves the call: the prompt, what the loop answered, and the approval.
+ */
+function approvedMessages(
+  stopped: { response: { messages: ModelMessage[] } },
+  request: unknown,
+): ModelMessage[] {
+  return [
+    { role: 'user', content: 'Create a project.' },
+    ...stopped.response.messages,
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-approval-response',
+          approvalId: (request as { approvalId: string }).approvalId,
+          approved: true,
+        },
+      ],
+    },
+  ];
+}
 
 describe('the tools in generateText', () => {
   it('create, read and chat, each typed result reaching the model', async () => {
@@ -137,20 +165,7 @@ describe('needsApproval', () => {
       model: second.model,
       tools,
       stopWhen: stepCountIs(3),
-      messages: [
-        { role: 'user', content: 'Create a project.' },
-        ...asked.response.messages,
-        {
-          role: 'tool',
-          content: [
-            {
-              type: 'tool-approval-response',
-              approvalId: (request as { approvalId: string }).approvalId,
-              approved: true,
-            },
-          ],
-        },
-      ],
+      messages: approvedMessages(asked, request),
     });
     expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
   });
@@ -184,17 +199,26 @@ describe('needsApproval', () => {
 
 describe("toolApproval as a function of the application's own", () => {
   const options = { needsApproval: ['create_project'] } as const;
-  /** The model calls create_project and get_project in one step, then ends. */
-  const bothCalls = () =>
-    scriptedModel([
-      () => ({
-        calls: [
-          { name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } },
-          { name: 'get_project', input: { id: 'proj_missing' } },
-        ],
-      }),
-      () => ({ text: 'Done.' }),
-    ]);
+  /**
+   * Runs generateText with the tools of `options` under `toolApproval`, its model calling
+   * create_project and get_project in one step, then ending.
+   */
+  const runBothCalls = (toolApproval: AgentChatToolApprovalFunction) =>
+    generateText({
+      model: scriptedModel([
+        () => ({
+          calls: [
+            { name: 'create_project', input: { name: 'Launch', agentId: 'agent_support' } },
+            { name: 'get_project', input: { id: 'proj_missing' } },
+          ],
+        }),
+        () => ({ text: 'Done.' }),
+      ]).model,
+      tools: agentchatTools(mock.client, options),
+      toolApproval,
+      stopWhen: stepCountIs(3),
+      prompt: 'Create a project.',
+    });
   /** The tools whose calls wait for a person: requests the loop did not decide itself. */
   const askedOf = (
     content: ReadonlyArray<{
@@ -214,31 +238,19 @@ describe("toolApproval as a function of the application's own", () => {
 
   it("decides alone when not composed: the tools' needsApproval is not read", async () => {
     // What AI SDK 7 does, and what docs/agent-frameworks.md says: the function overrides.
-    const { model } = bothCalls();
-    await generateText({
-      model,
-      tools: agentchatTools(mock.client, options),
-      toolApproval: () => 'not-applicable',
-      stopWhen: stepCountIs(3),
-      prompt: 'Create a project.',
-    });
+    await runBothCalls(() => 'not-applicable');
 
     expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
   });
 
   it('composed, asks a person before the tools needsApproval names, and lets the function decide the rest', async () => {
     const asked: string[] = [];
-    const { model } = bothCalls();
-    const result = await generateText({
-      model,
-      tools: agentchatTools(mock.client, options),
-      toolApproval: agentchatToolApproval(options, ({ toolCall }) => {
+    const result = await runBothCalls(
+      agentchatToolApproval(options, ({ toolCall }) => {
         asked.push(toolCall.toolName);
         return 'approved';
       }),
-      stopWhen: stepCountIs(3),
-      prompt: 'Create a project.',
-    });
+    );
 
     // The function was asked about both; its "approved" held for get_project only.
     expect(asked.sort()).toEqual(['create_project', 'get_project']);
@@ -248,18 +260,13 @@ describe("toolApproval as a function of the application's own", () => {
   });
 
   it("composed, keeps the function's denial, and the reason it gives with its own request", async () => {
-    const { model } = bothCalls();
-    const result = await generateText({
-      model,
-      tools: agentchatTools(mock.client, options),
-      toolApproval: agentchatToolApproval(options, ({ toolCall }) =>
+    const result = await runBothCalls(
+      agentchatToolApproval(options, ({ toolCall }) =>
         toolCall.toolName === 'get_project'
           ? { type: 'denied', reason: 'no reads today' }
           : { type: 'user-approval', reason: 'a new project' },
       ),
-      stopWhen: stepCountIs(3),
-      prompt: 'Create a project.',
-    });
+    );
 
     expect(askedOf(result.content)).toEqual(['create_project']);
     expect(result.content.find((part) => part.type === 'tool-approval-request')).toMatchObject({
@@ -298,20 +305,7 @@ describe("toolApproval as a function of the application's own", () => {
       toolApproval,
       stopWhen: stepCountIs(3),
     }).generate({
-      messages: [
-        { role: 'user', content: 'Create a project.' },
-        ...stopped.response.messages,
-        {
-          role: 'tool',
-          content: [
-            {
-              type: 'tool-approval-response',
-              approvalId: (request as { approvalId: string }).approvalId,
-              approved: true,
-            },
-          ],
-        },
-      ],
+      messages: approvedMessages(stopped, request),
     });
     expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
   });

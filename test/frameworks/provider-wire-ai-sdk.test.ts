@@ -6,10 +6,9 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, type LanguageModel, stepCountIs, streamText } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentchatTools } from '../../src/ai-sdk/index.js';
-import { type ProviderStandIn, startProviderStandIn } from '../helpers/provider-stand-in.js';
-import { useMockServer } from '../helpers/use-mock-service.js';
+import { useMockServer, useProviderStandIn } from '../helpers/use-mock-service.js';
 import {
   expectTableTools,
   lastResultText,
@@ -19,11 +18,7 @@ import {
 } from './provider-wire-checks.js';
 
 const mock = useMockServer('sk_provider_wire_ai_sdk_5e1f');
-let provider: ProviderStandIn;
-beforeAll(async () => {
-  provider = await startProviderStandIn();
-});
-afterAll(() => provider?.close());
+const provider = useProviderStandIn();
 
 const paths: Record<string, () => LanguageModel> = {
   'OpenAI Responses': () => createOpenAI({ apiKey: 'sk-test', baseURL: provider.baseUrl })('gpt-5'),

@@ -9,10 +9,9 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { createAgent } from 'langchain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentchatTools } from '../../src/langchain/index.js';
-import { type ProviderStandIn, startProviderStandIn } from '../helpers/provider-stand-in.js';
-import { useMockServer } from '../helpers/use-mock-service.js';
+import { useMockServer, useProviderStandIn } from '../helpers/use-mock-service.js';
 import {
   expectTableTools,
   lastResultText,
@@ -22,11 +21,7 @@ import {
 } from './provider-wire-checks.js';
 
 const mock = useMockServer('sk_provider_wire_langchain_3a7b');
-let provider: ProviderStandIn;
-beforeAll(async () => {
-  provider = await startProviderStandIn();
-});
-afterAll(() => provider?.close());
+const provider = useProviderStandIn();
 
 const openai = (options: { useResponsesApi?: boolean; supportsStrictToolCalling?: boolean }) =>
   new ChatOpenAI({

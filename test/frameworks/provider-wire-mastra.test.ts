@@ -9,8 +9,7 @@ import { Agent } from '@mastra/core/agent';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentChatToolSet, agentchatTools } from '../../src/mastra/index.js';
-import { type ProviderStandIn, startProviderStandIn } from '../helpers/provider-stand-in.js';
-import { useMockServer } from '../helpers/use-mock-service.js';
+import { useMockServer, useProviderStandIn } from '../helpers/use-mock-service.js';
 import {
   expectTableTools,
   lastResultText,
@@ -24,22 +23,20 @@ import {
 process.env.MASTRA_TELEMETRY_DISABLED = '1';
 
 const mock = useMockServer('sk_provider_wire_mastra_3a9c');
-let provider: ProviderStandIn;
+const provider = useProviderStandIn();
 const ENV = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'];
 const savedEnv = Object.fromEntries(ENV.map((name) => [name, process.env[name]]));
-beforeAll(async () => {
-  provider = await startProviderStandIn();
+beforeAll(() => {
   process.env.OPENAI_BASE_URL = provider.baseUrl;
   process.env.OPENAI_API_KEY = 'sk-test';
   process.env.ANTHROPIC_BASE_URL = provider.baseUrl;
   process.env.ANTHROPIC_API_KEY = 'sk-ant-test';
 });
-afterAll(async () => {
+afterAll(() => {
   for (const [name, value] of Object.entries(savedEnv)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
-  await provider?.close();
 });
 
 type AgentModel = ConstructorParameters<typeof Agent>[0]['model'];

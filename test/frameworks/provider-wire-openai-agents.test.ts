@@ -7,10 +7,9 @@
 import { Agent, Runner } from '@openai/agents';
 import { OpenAIProvider } from '@openai/agents-openai';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentchatTools } from '../../src/openai-agents/index.js';
-import { type ProviderStandIn, startProviderStandIn } from '../helpers/provider-stand-in.js';
-import { useMockServer } from '../helpers/use-mock-service.js';
+import { useMockServer, useProviderStandIn } from '../helpers/use-mock-service.js';
 import {
   expectTableTools,
   lastResultText,
@@ -20,11 +19,7 @@ import {
 } from './provider-wire-checks.js';
 
 const mock = useMockServer('sk_provider_wire_agents_8c2d');
-let provider: ProviderStandIn;
-beforeAll(async () => {
-  provider = await startProviderStandIn();
-});
-afterAll(() => provider?.close());
+const provider = useProviderStandIn();
 
 /** A runner whose default model is OpenAI's, its client pointed at the stand-in. */
 const runnerOn = (useResponses: boolean) =>

@@ -2,14 +2,10 @@
  * The provider stand-in (test/helpers/provider-stand-in.ts) holds OpenAI's strict-mode rules as
  * OpenAI does, so that the provider-wire tests can trust what it accepts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProviderStandIn, startProviderStandIn } from '../helpers/provider-stand-in.js';
+import { describe, expect, it } from 'vitest';
+import { useProviderStandIn } from '../helpers/use-mock-service.js';
 
-let provider: ProviderStandIn;
-beforeAll(async () => {
-  provider = await startProviderStandIn();
-});
-afterAll(() => provider?.close());
+const provider = useProviderStandIn();
 
 const open = {
   type: 'object',

@@ -1,7 +1,7 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The repo's own binaries, Node 22 among them, as `npm test` puts them first on PATH. */
@@ -25,6 +25,16 @@ export interface ProcessResult {
   stderr: string;
 }
 
+/** How {@link runProcess} and {@link spawnWithInput} start a command. */
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  uid?: number;
+  gid?: number;
+  /** Kills it (SIGKILL) after this many milliseconds, should it run on where it must stop. */
+  timeoutMs?: number;
+}
+
 /**
  * Runs a command to its end and collects its output, whatever its exit code (the caller judges
  * that). The repo's `node_modules/.bin` comes first on PATH, so `node` is the project's Node 22.
@@ -32,27 +42,49 @@ export interface ProcessResult {
 export function runProcess(
   command: string,
   args: readonly string[],
-  options: {
-    cwd?: string;
-    env?: NodeJS.ProcessEnv;
-    uid?: number;
-    gid?: number;
-    /** Kills it (SIGKILL) after this many milliseconds, should it run on where it must stop. */
-    timeoutMs?: number;
-  } = {},
+  options: RunOptions = {},
 ): Promise<ProcessResult> {
+  return collectOutput(
+    spawn(command, args, { ...spawnOptions(options), stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+}
+
+/** A child process whose standard input stays open, and how it ends. */
+export interface ProcessWithInput {
+  /** The process: write to `child.stdin` as a host would, and end it to hang up. */
+  readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
+  /** Resolves with its exit code and everything it printed once it has closed. */
+  readonly result: Promise<ProcessResult>;
+}
+
+/** As {@link runProcess}, but its standard input is a pipe left open for the caller to write. */
+export function spawnWithInput(
+  command: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): ProcessWithInput {
+  const child = spawn(command, args, { ...spawnOptions(options), stdio: ['pipe', 'pipe', 'pipe'] });
+  return { child, result: collectOutput(child) };
+}
+
+function spawnOptions(options: RunOptions): SpawnOptions {
   const env = options.env ?? process.env;
+  return {
+    cwd: options.cwd,
+    // Another user's: root's tests see what a developer without root sees.
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
+    ...(options.timeoutMs === undefined
+      ? {}
+      : { timeout: options.timeoutMs, killSignal: 'SIGKILL' }),
+    env: { ...env, PATH: `${repoBin}:${env.PATH ?? ''}` },
+  };
+}
+
+/** Everything `child` prints, and its exit code, once it has closed. */
+function collectOutput(
+  child: ChildProcessByStdio<Writable | null, Readable, Readable>,
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      // Another user's: root's tests see what a developer without root sees.
-      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
-      ...(options.timeoutMs === undefined
-        ? {}
-        : { timeout: options.timeoutMs, killSignal: 'SIGKILL' }),
-      env: { ...env, PATH: `${repoBin}:${env.PATH ?? ''}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

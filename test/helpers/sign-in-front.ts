@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, request, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { Browser } from 'playwright';
-import { Client } from '../../src/index.js';
+import { Client, type Logger } from '../../src/index.js';
 import { REGISTRATION_BURST, REGISTRATION_REFILL_MS } from '../../src/mcp/front/engine.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp/index.js';
 import { nodeListener } from '../../src/mcp/node-listener.js';
@@ -84,6 +84,23 @@ export async function startSignInFront(
       await service.close();
     },
   };
+}
+
+/**
+ * A logger for the front that adds each line it logs at `warn` or `error` to `lines`, in order,
+ * and drops the rest: what an operator is shown, for a test to count.
+ *
+ * @example
+ * ```ts
+ * const warnings: string[] = [];
+ * const front = await startSignInFront('sk_front_key', undefined, { logger: warningsInto(warnings) });
+ * ```
+ */
+export function warningsInto(lines: string[]): Logger {
+  const keep = (message: string) => {
+    lines.push(message);
+  };
+  return { error: keep, warn: keep, info: () => {}, debug: () => {} };
 }
 
 /** What a sign-in test drives: a front, the host's redirect URI, and Chromium for the person. */

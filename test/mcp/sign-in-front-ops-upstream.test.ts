@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import type { Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SignInFront, startSignInFront } from '../helpers/sign-in-front.js';
+import { type SignInFront, startSignInFront, warningsInto } from '../helpers/sign-in-front.js';
 import {
   authorizationUrl,
   launchChromium,
@@ -27,12 +27,7 @@ beforeAll(async () => {
   [browser, redirect] = await Promise.all([launchChromium(), startRedirectTarget()]);
   front = await startSignInFront(SERVER_KEY, undefined, {
     upstreamClientSecret: WRONG_SECRET,
-    logger: {
-      error: (message: string) => warnings.push(message),
-      warn: (message: string) => warnings.push(message),
-      info: () => {},
-      debug: () => {},
-    },
+    logger: warningsInto(warnings),
   });
 }, 60_000);
 afterAll(async () => {

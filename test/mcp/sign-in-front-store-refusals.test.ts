@@ -6,25 +6,20 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
-import { type SignInFront, startSignInFront } from '../helpers/sign-in-front.js';
+import { type SignInFront, startSignInFront, warningsInto } from '../helpers/sign-in-front.js';
 
 const REGISTRATIONS = 40;
 
 let redis: RedisServer;
 let front: SignInFront;
-/** What the front logged at `warn`, in order. */
+/** What the front logged at `warn` or `error`, in order. */
 const warnings: string[] = [];
 
 beforeAll(async () => {
   redis = await startRedisServer();
   front = await startSignInFront('sk_front_store_refusals_3e8a', undefined, {
     store: redis.url,
-    logger: {
-      error: (message: string) => warnings.push(message),
-      warn: (message: string) => warnings.push(message),
-      info: () => {},
-      debug: () => {},
-    },
+    logger: warningsInto(warnings),
   });
 }, 60_000);
 afterAll(async () => {

@@ -2,7 +2,6 @@
  * The agentchat-mcp bin as an MCP host runs it: a child process spoken to over stdio by the
  * official MCP client, configured by its environment, calling the mock service on 127.0.0.1.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Client as McpClient } from '@modelcontextprotocol/client';
@@ -17,7 +16,7 @@ import {
   type RecordingTransport,
   textOf,
 } from '../helpers/mcp-client.js';
-import { runProcess, tsxLoader } from '../helpers/run-process.js';
+import { runProcess, spawnWithInput, tsxLoader } from '../helpers/run-process.js';
 
 const API_KEY = 'sk_mcp_stdio_0b7e4d21';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -157,6 +156,18 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
     });
   }
 
+  /** Starts the bin configured for the mock service, its stdin left open to write as a host. */
+  function startBin() {
+    return spawnWithInput(process.execPath, bin, {
+      cwd: repo,
+      env: {
+        PATH: process.env.PATH,
+        AGENTCHAT_API_KEY: API_KEY,
+        AGENTCHAT_BASE_URL: server.baseUrl,
+      },
+    });
+  }
+
   it('exits once its standard input closes, as the stdio transport expects', async () => {
     const { code, stdout, stderr } = await runBin({
       AGENTCHAT_API_KEY: API_KEY,
@@ -189,23 +200,7 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
   });
 
   it('stops with exit status 1 and one line on stderr when a message is over 10 MiB, quoting none of it', async () => {
-    const child = spawn(process.execPath, bin, {
-      cwd: repo,
-      env: {
-        PATH: process.env.PATH,
-        AGENTCHAT_API_KEY: API_KEY,
-        AGENTCHAT_BASE_URL: server.baseUrl,
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
+    const { child, result } = startBin();
     // The bin stops reading at the limit: the rest of the write then fails, as a host's would.
     child.stdin.on('error', () => {});
     const name = 'host-written-text '.repeat(600_000);
@@ -213,7 +208,7 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_project', arguments: { name, agentId: 'agent_1' } } })}\n`,
     );
     // The host keeps its end open: the bin ends by itself.
-    const [code] = (await once(child, 'close')) as [number];
+    const { code, stdout, stderr } = await result;
 
     expect({ code, stdout, stderr }).toEqual({
       code: 1,
@@ -326,15 +321,7 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
   });
 
   it('answers a host that writes JSON-RPC by hand, and exits when the host hangs up', async () => {
-    const child = spawn(process.execPath, bin, {
-      cwd: repo,
-      env: {
-        PATH: process.env.PATH,
-        AGENTCHAT_API_KEY: API_KEY,
-        AGENTCHAT_BASE_URL: server.baseUrl,
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const { child, result } = startBin();
     const initialize = {
       jsonrpc: '2.0',
       id: 1,
@@ -348,7 +335,7 @@ describe('agentchat-mcp', { timeout: 30_000 }, () => {
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
     const [firstLine] = (await once(child.stdout, 'data')) as [Buffer];
     child.stdin.end();
-    const [code] = (await once(child, 'close')) as [number];
+    const { code } = await result;
 
     expect(JSON.parse(firstLine.toString().split('\n')[0] ?? '')).toMatchObject({
       id: 1,

@@ -63,6 +63,33 @@ export class APITimeoutError extends APIConnectionError {
   }
 }
 
+/** Which limit ran out: one attempt's `timeout`, or the whole call's `totalTimeout`. */
+export type TimeoutScope = 'attempt' | 'call';
+
+/** What a call's timeout errors are read from: the call as far as its time limits go. */
+export interface TimedCall {
+  readonly site: CallSite;
+  readonly attempts: number;
+  /** When the call must be over (`Date.now()` time), from its `totalTimeout`; else infinity. */
+  readonly deadline: number;
+  readonly options: { readonly timeout: number; readonly totalTimeout: number | undefined };
+}
+
+/**
+ * Which limit a timeout that cut an attempt off stands for (ky's one TimeoutError stands for
+ * both): the call's once its deadline has passed, else the attempt's.
+ */
+export function timeoutScope(call: TimedCall): TimeoutScope {
+  return Date.now() >= call.deadline ? 'call' : 'attempt';
+}
+
+/** The APITimeoutError of `call` for the limit `scope`, by default the one that ran out. */
+export function timeoutError(call: TimedCall, scope = timeoutScope(call)): APITimeoutError {
+  const { timeout, totalTimeout } = call.options;
+  const ms = scope === 'call' ? (totalTimeout ?? 0) : timeout;
+  return new APITimeoutError(call.site, ms, call.attempts, scope);
+}
+
 /**
  * The caller's `AbortSignal` fired; no further attempt was made. `cause` is the signal's reason.
  *

@@ -9,7 +9,15 @@ export {
 } from './agentchat-error.js';
 export { APIError, type APIErrorDetails } from './api-error.js';
 export { ConfigurationError } from './configuration-error.js';
-export { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
+export {
+  APIConnectionError,
+  APITimeoutError,
+  APIUserAbortError,
+  type TimedCall,
+  type TimeoutScope,
+  timeoutError,
+  timeoutScope,
+} from './connection-errors.js';
 export { createAPIError } from './create-api-error.js';
 export { isAgentChatError, isAPIError } from './guards.js';
 export { OAuthError } from './oauth-error.js';
