@@ -44,6 +44,8 @@ const POLICY = {
   jitter: 0.25,
   maxServerWaitMs: 60_000,
   timeoutMs: 60_000,
+  /** The SDK's `maxResponseBytes`, with ky's own limit (ky 2.2's `maxResponseSize`). */
+  maxResponseBytes: 10 * 1024 * 1024,
 } as const;
 
 /** Builds the ky instance once; every call reuses it. */
@@ -52,6 +54,7 @@ export function createKyPolicyClient({ baseUrl, apiKey }: KyPolicyTarget): KyPol
     prefix: baseUrl,
     headers: { accept: 'application/json' },
     timeout: POLICY.timeoutMs,
+    maxResponseSize: POLICY.maxResponseBytes,
     retry: {
       limit: POLICY.maxRetries,
       methods: ['get', 'post'],
