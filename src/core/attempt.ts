@@ -15,6 +15,7 @@ import {
   describeCall,
   RedirectError,
   ResponseTooLargeError,
+  timeoutError,
 } from './errors/index.js';
 import { withFetchOptions } from './fetch-options.js';
 import { type MiddlewareContext, runMiddleware } from './middleware.js';
@@ -44,7 +45,7 @@ export function attempt(
   if (countRetries) request.headers.set('x-agentchat-retry-count', String(call.attempts - 1));
   const channel = tracingChannel('attempt');
   const send = () => sendAttempt(request, call, customFetch);
-  return channel ? traceAttempt(channel, send, request, call, errorOf) : send();
+  return channel ? traceAttempt(channel, send, request, call, errorOf, timeoutError) : send();
 }
 
 /** Sends an attempt's request, authorised, and reads its answer. */

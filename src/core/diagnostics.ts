@@ -7,12 +7,14 @@
  * `process.getBuiltinModule` (Node 22.3+, Bun, Deno), so no import of it reaches a bundle; and a
  * channel nobody subscribes to costs a call one property read. The build hands browsers
  * `diagnostics.browser.ts` in its place (package.json `imports`, `#diagnostics`), so that neither
- * this code nor the module's name ships in a web page. It imports nothing at run time: the ESM
- * build loads it as a file of its own.
+ * this code nor the module's name ships in a web page. It imports nothing at run time, the error
+ * classes least of all: the CommonJS build loads it as a file of its own, where an import would be
+ * a second copy of each class, and an error published from it would fail `instanceof` against the
+ * classes an application imports. The errors it publishes come from its callers.
  */
 import type { Channel, TracingChannel } from 'node:diagnostics_channel';
 import type { Call } from './call.js';
-import { type AgentChatError, timeoutError } from './errors/index.js';
+import type { AgentChatError } from './errors/index.js';
 
 /** The channel around each call, a `TracingChannel` of `node:diagnostics_channel`. */
 export const CALL_CHANNEL = 'agentchat:call';
@@ -191,7 +193,8 @@ function carriesCredentials(operation: string): boolean {
 
 /**
  * Traces one attempt on `channel`. Headers a subscriber adds in `start` go on the request before
- * `run` sends it; `errorOf` reads what the attempt threw as the SDK error it stands for.
+ * `run` sends it; `errorOf` reads what the attempt threw as the SDK error it stands for, and
+ * `timedOut` makes the error of an attempt cut off by a timeout.
  */
 export function traceAttempt(
   channel: Tracing<AttemptChannelContext>,
@@ -199,6 +202,7 @@ export function traceAttempt(
   request: Request,
   call: Call,
   errorOf: (error: unknown, call: Call) => AgentChatError,
+  timedOut: (call: Call) => AgentChatError,
 ): Promise<Response> {
   const headers: Record<string, string> = {};
   for (const [name, value] of request.headers) {
@@ -224,7 +228,7 @@ export function traceAttempt(
       // TimeoutError, which this attempt never sees): the attempt's, or the call's once its
       // deadline has passed, as the call's own error will say. Read here, not by `errorOf`:
       // only the call's own error stops the call.
-      context.error = timeoutError(call);
+      context.error = timedOut(call);
     } else context.error = errorOf(outcome.error, call);
   });
 }
