@@ -175,7 +175,9 @@ export function interactionRoutes(
       return sendError(
         res,
         502,
-        `The sign-in at ${upstreamIssuer} was refused`,
+        // The page names no address: the person knows where they signed in, and a page may be shown
+        // to anyone holding the link.
+        'The sign-in at the identity provider was refused',
         `${(error as Error).message}. Nothing was issued; try again, or ask your administrator.`,
       );
     }
@@ -199,7 +201,8 @@ export function interactionRoutes(
         res,
         {
           error: hostError,
-          error_description: `The sign-in at ${upstreamIssuer} ended with ${hostError}.`,
+          // What the host is told names no address of the front's identity provider either.
+          error_description: `The sign-in at the identity provider ended with ${hostError}.`,
         },
         { mergeWithLastSubmission: false },
       );

@@ -215,7 +215,7 @@ describe('the sign-in front refuses', { timeout: 60_000 }, () => {
     [
       'a person who cancels at the identity provider',
       { upstream: 'cancel' },
-      () => `The sign-in at ${upstream.issuer} ended with access_denied.`,
+      () => 'The sign-in at the identity provider ended with access_denied.',
     ],
   ])('%s: access_denied back to the host, no code', async (_name, choices, description) => {
     const clientId = await register();
