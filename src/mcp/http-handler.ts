@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { JWTVerifyGetKey } from 'jose';
 import type { forRequest as forRequestMethod } from '../client.js';
+import type { PrivateJwk } from '../oauth/client-assertion.js';
 import { fetchOptionsProblem } from '../core/fetch-options.js';
 import {
   AgentChatError,
@@ -197,7 +198,7 @@ export interface McpHttpHandlerOptions<
    *
    * @default none: a key made at start
    */
-  signingKey?: string | JsonWebKey | undefined;
+  signingKey?: string | PrivateJwk | undefined;
   /**
    * Where the sign-in front keeps registrations, codes, refresh tokens, sessions and consents:
    * `'memory'` (this process, every model bounded), or a Redis URL (`redis://`, `rediss://`)

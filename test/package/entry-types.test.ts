@@ -50,12 +50,14 @@ const entries = [
   { entry: 'agentchat', peers: [], usage: 'usage.ts' },
   // The mock's types build on msw's, which need the DOM library (msw's own requirement).
   { entry: 'agentchat/testing', peers: ['msw'], usage: 'usage-testing.ts' },
-  // A Node.js entry: its declarations name node:http, so a project using it has Node's types.
+  // A Node.js entry: its declarations name node:http, so a project using it has Node's types,
+  // and may well have no DOM library: Node's types are all it gets.
   {
     entry: 'agentchat/mcp',
     peers: ['@modelcontextprotocol/server', '@types/node'],
     usage: 'usage-mcp.ts',
     types: ['node'],
+    lib: ['es2022'],
   },
   {
     entry: 'agentchat/otel',
@@ -78,6 +80,9 @@ describe.each(entries)('$entry with only its own peers installed', (spec) => {
     await copyFile(usage, join(folder, 'usage.mts'));
     await copyFile(usage, join(folder, 'usage.cts'));
     const types: readonly string[] = 'types' in spec ? spec.types : [];
+    // The DOM library otherwise: the client's declarations name fetch's Request and Response,
+    // which a project without Node's types has from there.
+    const lib: readonly string[] = 'lib' in spec ? spec.lib : ['es2022', 'dom'];
     await writeFile(
       join(folder, 'tsconfig.json'),
       JSON.stringify({
@@ -85,9 +90,7 @@ describe.each(entries)('$entry with only its own peers installed', (spec) => {
           target: 'es2022',
           module: 'nodenext',
           moduleResolution: 'nodenext',
-          // The DOM library for every entry: agentchat/mcp's declarations name `JsonWebKey`, which
-          // Node's types do not declare globally.
-          lib: ['es2022', 'dom'],
+          lib,
           types,
           strict: true,
           noEmit: true,
