@@ -392,22 +392,16 @@ function resolveBaseUrl(baseUrl: string | undefined): string {
     );
   }
   if (!urlCharacters.test(baseUrl)) {
-    throw new ConfigurationError(
-      `Invalid baseUrl ${JSON.stringify(cut(baseUrl))}: it must not contain whitespace or control characters.`,
-    );
+    throw invalidBaseUrl(cut(baseUrl), 'it must not contain whitespace or control characters.');
   }
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ConfigurationError(
-      `Invalid baseUrl ${JSON.stringify(baseUrl)}: expected an absolute http(s) URL.`,
-    );
+    throw invalidBaseUrl(baseUrl, 'expected an absolute http(s) URL.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigurationError(
-      `Invalid baseUrl ${JSON.stringify(baseUrl)}: expected an http or https URL.`,
-    );
+    throw invalidBaseUrl(baseUrl, 'expected an http or https URL.');
   }
   if (url.search || url.hash || url.username || url.password) {
     throw new ConfigurationError(
@@ -417,9 +411,14 @@ function resolveBaseUrl(baseUrl: string | undefined): string {
   const root = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   // Users of other SDKs put the version in the base URL by habit; requests would go to /v1/v1/.
   if (/\/v1$/i.test(root)) {
-    throw new ConfigurationError(
-      `Invalid baseUrl ${JSON.stringify(baseUrl)}: drop the trailing /v1 (use ${JSON.stringify(root.slice(0, -3))}); the client adds /v1 to every path itself.`,
+    throw invalidBaseUrl(
+      baseUrl,
+      `drop the trailing /v1 (use ${JSON.stringify(root.slice(0, -3))}); the client adds /v1 to every path itself.`,
     );
   }
   return root;
+}
+
+function invalidBaseUrl(shown: string, reason: string): ConfigurationError {
+  return new ConfigurationError(`Invalid baseUrl ${JSON.stringify(shown)}: ${reason}`);
 }
