@@ -233,38 +233,38 @@ export class Transport {
     const form = endpoint.encoding === 'form';
     const method =
       typeof endpoint.method === 'function' ? endpoint.method(input.data) : endpoint.method;
+    const config = this.#config;
     const call = new Call(
       endpoint as Endpoint<unknown, unknown>,
       { method, path: endpoint.path(input.data) },
       {
         // What the client holds for every call (its credential, retry budget, ...), overridden
         // by the call's own options where it has them.
-        ...this.#config,
+        ...config,
         // `null` (a framework's "no signal") is none.
         signal: options.signal ?? undefined,
-        timeout: options.timeout ?? this.#config.timeout,
-        totalTimeout: options.totalTimeout ?? this.#config.totalTimeout,
-        maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
-        maxRetries: options.maxRetries ?? this.#config.maxRetries,
+        timeout: options.timeout ?? config.timeout,
+        totalTimeout: options.totalTimeout ?? config.totalTimeout,
+        maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
+        maxRetries: options.maxRetries ?? config.maxRetries,
         idempotencyKey:
           method !== 'GET' && !form ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined,
         // The call's own middleware runs inside the client's.
         middleware: options.middleware
-          ? [...this.#config.middleware, ...options.middleware]
-          : this.#config.middleware,
+          ? [...config.middleware, ...options.middleware]
+          : config.middleware,
         callFetchOptions,
         handOver,
       },
     );
+    const { maxRetries, totalTimeout, signal } = call.options;
     const kyOptions: CallOptions = { method, call };
     // The client's timeout and retry limit are the instance's; ky merges every per-call option
     // key anew per call, so only what differs from the client's is passed.
     if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
-    if (call.options.maxRetries !== this.#config.maxRetries) {
-      kyOptions.retry = { limit: call.options.maxRetries };
-    }
+    if (maxRetries !== config.maxRetries) kyOptions.retry = { limit: maxRetries };
     // ky's own deadline ends an attempt (or a wait) still running when the call's time is up.
-    if (call.options.totalTimeout !== undefined) kyOptions.totalTimeout = call.options.totalTimeout;
+    if (totalTimeout !== undefined) kyOptions.totalTimeout = totalTimeout;
     if (body !== undefined) {
       // A form is fields by name or pairs (a name may repeat, as RFC 8707's `resource` does).
       if (form) kyOptions.body = new URLSearchParams(body as string[][] | Record<string, string>);
@@ -274,7 +274,7 @@ export class Transport {
     if (query) kyOptions.searchParams = query;
     const headers = this.#callHeaders(options.headers, body !== undefined && !form);
     if (headers) kyOptions.headers = headers;
-    if (call.options.signal) kyOptions.signal = call.options.signal;
+    if (signal) kyOptions.signal = signal;
     return kyOptions;
   }
 
