@@ -184,8 +184,7 @@ type Fetch = (request: Request, call: Call) => Promise<Response>;
  * by msw or a test, is used), and called with the request itself: its own realm reads it.
  */
 function sendPlatform(request: Request, call: Call): Promise<Response> {
-  const { fetchOptions, callFetchOptions } = call.options;
-  return globalThis.fetch(request, withFetchOptions({}, fetchOptions, callFetchOptions));
+  return globalThis.fetch(request, withCallFetchOptions({}, call));
 }
 
 /**
@@ -206,8 +205,13 @@ async function sendReadable(
     redirect: request.redirect,
   };
   if (body !== undefined) init.body = body;
+  return fetch(request.url, withCallFetchOptions(init, call));
+}
+
+/** `init` over the client's `fetchOptions` and the call's. */
+function withCallFetchOptions(init: RequestInit, call: Call): RequestInit {
   const { fetchOptions, callFetchOptions } = call.options;
-  return fetch(request.url, withFetchOptions(init, fetchOptions, callFetchOptions));
+  return withFetchOptions(init, fetchOptions, callFetchOptions);
 }
 
 /** Decodes a body read whole; never in streaming mode, so shared. */
