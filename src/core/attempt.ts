@@ -120,7 +120,7 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
     // Without middleware, whatever failed was the fetch; with it, the network's failure is the
     // one `send` recorded, passed on.
     if (middleware.length === 0 || error === call.attemptError) {
-      throw new AttemptFailure(call, error, isSecure(request));
+      throw new AttemptFailure(call, error, request);
     }
     throw middlewareFailure(call, error);
   }
@@ -151,7 +151,7 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
     bytes = await readCappedBody(response, limit);
   } catch (error) {
     // The connection dropped while the body was read: the network's doing, retried.
-    throw new AttemptFailure(call, error, isSecure(request));
+    throw new AttemptFailure(call, error, request);
   }
   if (bytes === undefined) throw tooLarge(call, response, limit);
   const text = utf8.decode(bytes);
@@ -229,15 +229,13 @@ export class AttemptFailure extends Error {
   declare readonly secure: boolean;
 
   // Declared fields set here: parameter properties would be emitted twice (see Call).
-  constructor(call: Call, cause: unknown, secure: boolean) {
+  constructor(call: Call, cause: unknown, request: Request) {
     super('the attempt failed');
     this.call = call;
     this.cause = cause;
-    this.secure = secure;
+    this.secure = request.url.startsWith('https:');
   }
 }
-
-const isSecure = (request: Request) => request.url.startsWith('https:');
 
 /**
  * Calls `fetch` as a plain function (a native fetch called as a method of another object throws
