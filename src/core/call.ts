@@ -56,11 +56,6 @@ export interface Endpoint<Input, Output> {
   readonly output: StandardSchemaV1<unknown, Output>;
 }
 
-/** How an attempt ended: a response with its body read, or the error that stands for it. */
-export type AttemptEnd =
-  | { readonly kind: 'response'; readonly response: Response }
-  | { readonly kind: 'error'; readonly error: AgentChatError };
-
 /**
  * One call's state, shared by the retry decision and the attempts ky makes for it:
  * what was asked, and what the latest attempt sent and got.

@@ -160,8 +160,7 @@ export class Transport {
       if (!this.#shouldReplay(call, error)) throw this.#fail(call, error);
       // The service refused a token a function handed out: ask it once more, telling it which
       // token was refused, and replay the call. The replay is not one of the call's retries.
-      if (log)
-        logAttempt(log, 'debug', call, { kind: 'error', error: toAgentChatError(error, call) });
+      if (log) logAttempt(log, 'debug', call, toAgentChatError(error, call));
       call.replayed = true;
       call.rejectedToken = call.authorization?.token;
       kyOptions.retry = { limit: call.options.maxRetries - (call.attempts - 1) };
@@ -173,7 +172,7 @@ export class Transport {
       }
     }
     // The attempt that succeeded left its response on the call, its body read.
-    if (log) logAttempt(log, 'debug', call, { kind: 'response', response: responseOf(call) });
+    if (log) logAttempt(log, 'debug', call, responseOf(call));
     call.options.retryBudget?.refund(call.retryTokens);
     return call;
   }
@@ -300,7 +299,7 @@ export class Transport {
     // caller's own doing and not logged.
     const log = this.#config.log;
     if (log && call.attempts > 0 && !(failure instanceof APIUserAbortError)) {
-      logAttempt(log, 'info', call, { kind: 'error', error: failure });
+      logAttempt(log, 'info', call, failure);
     }
     return failure;
   }
@@ -381,7 +380,7 @@ function judgeFailure(
   const budget = call.options.retryBudget;
   if (budget) call.retryTokens += budget.pay(failure);
   if (total > wait) logHeld(call, total - wait, log);
-  if (log) logAttempt(log, 'debug', call, { kind: 'error', error: failure }, total);
+  if (log) logAttempt(log, 'debug', call, failure, total);
   // Another call's 429 may have set a client-wide wait during this one.
   return sleep(total, call.options.signal)
     .then(() => holdCall(call, log))
