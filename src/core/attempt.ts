@@ -139,7 +139,7 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
   // A success the caller asked for raw (`asResponse()`) is theirs to read, body and all.
   if (response.ok && call.options.handOver.raw) {
     call.unread = true;
-    call.response = { response, text: '' };
+    call.response = response;
     return response;
   }
 
@@ -155,21 +155,14 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
   }
   if (bytes === undefined) throw tooLarge(call, response, limit);
   const text = utf8.decode(bytes);
+  withBodyRead(response, text);
   // ky parses a 2xx body with `JSON.parse`; one nested too deep for whatever walks it next is
   // refused first, as a body that is not JSON.
   if (response.ok && isTooDeep(text)) {
     call.stopped = true;
-    throw invalidBodyError(
-      call.site,
-      response,
-      text,
-      call.secrets,
-      call.endpoint.output,
-      undefined,
-    );
+    throw invalidBodyError(call.site, response, call.secrets, call.endpoint.output, undefined);
   }
-  withBodyRead(response, text);
-  call.response = { response, text };
+  call.response = response;
   return response;
 }
 

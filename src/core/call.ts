@@ -67,8 +67,8 @@ export class Call {
   attemptStarted = 0;
   /** The latest attempt's request, as sent (headers included). */
   declare request: Request | undefined;
-  /** The latest response, its body already read into `text`. */
-  declare response: { readonly response: Response; readonly text: string } | undefined;
+  /** The latest response, its body already read (see `withBodyRead`) unless handed over unread. */
+  declare response: Response | undefined;
   /** The answer's validated body, once the call has succeeded. */
   declare data: unknown;
   /**
@@ -184,5 +184,5 @@ export function callSending(request: Request): Call | undefined {
 
 /** The response a call that succeeded ended with, its body read. */
 export function responseOf(call: Call): Response {
-  return (call.response as { readonly response: Response }).response;
+  return call.response as Response;
 }
