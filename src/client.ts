@@ -200,7 +200,8 @@ export class Client {
         'Missing API key: pass the apiKey option or set the AGENTCHAT_API_KEY environment variable.',
       );
     }
-    this.baseUrl = resolveBaseUrl(options.baseUrl ?? readEnv('AGENTCHAT_BASE_URL'));
+    const baseUrl = resolveBaseUrl(options.baseUrl ?? readEnv('AGENTCHAT_BASE_URL'));
+    this.baseUrl = baseUrl;
     this.maxRetries = options.maxRetries ?? clientDefaults.maxRetries;
     this.timeout = options.timeout ?? clientDefaults.timeout;
     // Copies, so that neither the caller nor a derived client can change this one's settings.
@@ -209,9 +210,9 @@ export class Client {
     // A client made by withOptions shares its parent's budget and wait, unless it calls another
     // service; one that sets retryBudget gets a bucket of its own (or none).
     const parent = (options as { [FAMILY]?: Family })[FAMILY];
-    const sameService = parent?.baseUrl === this.baseUrl;
+    const sameService = parent?.baseUrl === baseUrl;
     const family: Family = {
-      baseUrl: this.baseUrl,
+      baseUrl,
       option: options.retryBudget,
       retryBudget:
         sameService && parent.option === options.retryBudget
@@ -222,7 +223,7 @@ export class Client {
     this.#options = {
       ...options,
       apiKey,
-      baseUrl: this.baseUrl,
+      baseUrl,
       headers,
       middleware,
       [FAMILY]: family,
@@ -231,11 +232,11 @@ export class Client {
     const logLevel =
       options.logLevel ?? (isLogLevel(envLevel) ? envLevel : clientDefaults.logLevel);
     const log = createLog(options.logger ?? globalThis.console, logLevel);
-    const { protocol, hostname } = new URL(this.baseUrl);
+    const { protocol, hostname } = new URL(baseUrl);
     if (protocol === 'http:' && !isLoopback(hostname)) {
       log?.(
         'warn',
-        `baseUrl ${cut(this.baseUrl)} is plain http to a host other than this machine: the API key travels in clear text. Use https.`,
+        `baseUrl ${cut(baseUrl)} is plain http to a host other than this machine: the API key travels in clear text. Use https.`,
       );
     }
     const agent = userAgent(options.appInfo);
@@ -243,7 +244,7 @@ export class Client {
       // The retry budget and the client wait this client shares with its family.
       ...family,
       credential: bearerCredential(apiKey, log, agent),
-      baseUrl: this.baseUrl,
+      baseUrl,
       maxRetries: this.maxRetries,
       timeout: this.timeout,
       totalTimeout: options.totalTimeout,
@@ -392,22 +393,16 @@ function resolveBaseUrl(baseUrl: string | undefined): string {
     );
   }
   if (!urlCharacters.test(baseUrl)) {
-    throw new ConfigurationError(
-      `Invalid baseUrl ${JSON.stringify(cut(baseUrl))}: it must not contain whitespace or control characters.`,
-    );
+    throw invalidBaseUrl(cut(baseUrl), 'it must not contain whitespace or control characters.');
   }
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ConfigurationError(
-      `Invalid baseUrl ${JSON.stringify(baseUrl)}: expected an absolute http(s) URL.`,
-    );
+    throw invalidBaseUrl(baseUrl, 'expected an absolute http(s) URL.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigurationError(
-      `Invalid baseUrl ${JSON.stringify(baseUrl)}: expected an http or https URL.`,
-    );
+    throw invalidBaseUrl(baseUrl, 'expected an http or https URL.');
   }
   if (url.search || url.hash || url.username || url.password) {
     throw new ConfigurationError(
@@ -417,9 +412,14 @@ function resolveBaseUrl(baseUrl: string | undefined): string {
   const root = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   // Users of other SDKs put the version in the base URL by habit; requests would go to /v1/v1/.
   if (/\/v1$/i.test(root)) {
-    throw new ConfigurationError(
-      `Invalid baseUrl ${JSON.stringify(baseUrl)}: drop the trailing /v1 (use ${JSON.stringify(root.slice(0, -3))}); the client adds /v1 to every path itself.`,
+    throw invalidBaseUrl(
+      baseUrl,
+      `drop the trailing /v1 (use ${JSON.stringify(root.slice(0, -3))}); the client adds /v1 to every path itself.`,
     );
   }
   return root;
+}
+
+function invalidBaseUrl(shown: string, reason: string): ConfigurationError {
+  return new ConfigurationError(`Invalid baseUrl ${JSON.stringify(shown)}: ${reason}`);
 }

@@ -1,26 +1,27 @@
-import type { AttemptEnd, Call } from './call.js';
-import { APIError, describeCall } from './errors/index.js';
+import type { Call } from './call.js';
+import { AgentChatError, APIError, describeCall } from './errors/index.js';
 import type { Log } from './logger.js';
 import { requestIdOf, scrub } from './redaction.js';
 
 /**
  * Logs how one attempt ended: method, path, status (or the error's name), attempt, duration, the
  * request id and the wait before the next attempt, with the request's headers, credentials redacted.
+ * `end` is the response, its body read, or the error that stands for the attempt.
  */
 export function logAttempt(
   log: Log,
   level: 'debug' | 'info',
   call: Call,
-  end: AttemptEnd,
+  end: Response | AgentChatError,
   wait?: number,
 ): void {
   const { site } = call;
   const [status, requestId]: [number | string, string | undefined] =
-    end.kind === 'response'
-      ? [end.response.status, requestIdOf(end.response.headers, call.secrets)]
-      : end.error instanceof APIError
-        ? [end.error.status, end.error.requestId]
-        : [end.error.name, undefined];
+    end instanceof APIError
+      ? [end.status, end.requestId]
+      : end instanceof AgentChatError
+        ? [end.name, undefined]
+        : [end.status, requestIdOf(end.headers, call.secrets)];
   const durationMs = Date.now() - call.attemptStarted;
   const attempt = call.attempts;
   const maxAttempts = call.options.maxRetries + 1;
@@ -29,7 +30,7 @@ export function logAttempt(
   const retryNote =
     wait !== undefined
       ? `; retrying in ${Math.round(wait)} ms`
-      : end.kind === 'error' && end.error.retryBudgetExhausted
+      : end instanceof AgentChatError && end.retryBudgetExhausted
         ? '; not retried: the retry budget is spent'
         : '';
   // A credential is scrubbed from every value; the log (createLog) then redacts the Authorization

@@ -120,7 +120,7 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
     // Without middleware, whatever failed was the fetch; with it, the network's failure is the
     // one `send` recorded, passed on.
     if (middleware.length === 0 || error === call.attemptError) {
-      throw new AttemptFailure(call, error, isSecure(request));
+      throw new AttemptFailure(call, error, request);
     }
     throw middlewareFailure(call, error);
   }
@@ -139,7 +139,7 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
   // A success the caller asked for raw (`asResponse()`) is theirs to read, body and all.
   if (response.ok && call.options.handOver.raw) {
     call.unread = true;
-    call.response = { response, text: '' };
+    call.response = response;
     return response;
   }
 
@@ -151,25 +151,18 @@ async function exchange(call: Call, request: Request, fetch: Fetch): Promise<Res
     bytes = await readCappedBody(response, limit);
   } catch (error) {
     // The connection dropped while the body was read: the network's doing, retried.
-    throw new AttemptFailure(call, error, isSecure(request));
+    throw new AttemptFailure(call, error, request);
   }
   if (bytes === undefined) throw tooLarge(call, response, limit);
   const text = utf8.decode(bytes);
+  withBodyRead(response, text);
   // ky parses a 2xx body with `JSON.parse`; one nested too deep for whatever walks it next is
   // refused first, as a body that is not JSON.
   if (response.ok && isTooDeep(text)) {
     call.stopped = true;
-    throw invalidBodyError(
-      call.site,
-      response,
-      text,
-      call.secrets,
-      call.endpoint.output,
-      undefined,
-    );
+    throw invalidBodyError(call.site, response, call.secrets, call.endpoint.output, undefined);
   }
-  withBodyRead(response, text);
-  call.response = { response, text };
+  call.response = response;
   return response;
 }
 
@@ -184,8 +177,7 @@ type Fetch = (request: Request, call: Call) => Promise<Response>;
  * by msw or a test, is used), and called with the request itself: its own realm reads it.
  */
 function sendPlatform(request: Request, call: Call): Promise<Response> {
-  const { fetchOptions, callFetchOptions } = call.options;
-  return globalThis.fetch(request, withFetchOptions({}, fetchOptions, callFetchOptions));
+  return globalThis.fetch(request, withCallFetchOptions({}, call));
 }
 
 /**
@@ -206,8 +198,13 @@ async function sendReadable(
     redirect: request.redirect,
   };
   if (body !== undefined) init.body = body;
+  return fetch(request.url, withCallFetchOptions(init, call));
+}
+
+/** `init` over the client's `fetchOptions` and the call's. */
+function withCallFetchOptions(init: RequestInit, call: Call): RequestInit {
   const { fetchOptions, callFetchOptions } = call.options;
-  return fetch(request.url, withFetchOptions(init, fetchOptions, callFetchOptions));
+  return withFetchOptions(init, fetchOptions, callFetchOptions);
 }
 
 /** Decodes a body read whole; never in streaming mode, so shared. */
@@ -225,15 +222,13 @@ export class AttemptFailure extends Error {
   declare readonly secure: boolean;
 
   // Declared fields set here: parameter properties would be emitted twice (see Call).
-  constructor(call: Call, cause: unknown, secure: boolean) {
+  constructor(call: Call, cause: unknown, request: Request) {
     super('the attempt failed');
     this.call = call;
     this.cause = cause;
-    this.secure = secure;
+    this.secure = request.url.startsWith('https:');
   }
 }
-
-const isSecure = (request: Request) => request.url.startsWith('https:');
 
 /**
  * Calls `fetch` as a plain function (a native fetch called as a method of another object throws

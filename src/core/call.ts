@@ -56,11 +56,6 @@ export interface Endpoint<Input, Output> {
   readonly output: StandardSchemaV1<unknown, Output>;
 }
 
-/** How an attempt ended: a response with its body read, or the error that stands for it. */
-export type AttemptEnd =
-  | { readonly kind: 'response'; readonly response: Response }
-  | { readonly kind: 'error'; readonly error: AgentChatError };
-
 /**
  * One call's state, shared by the retry decision and the attempts ky makes for it:
  * what was asked, and what the latest attempt sent and got.
@@ -72,8 +67,8 @@ export class Call {
   attemptStarted = 0;
   /** The latest attempt's request, as sent (headers included). */
   declare request: Request | undefined;
-  /** The latest response, its body already read into `text`. */
-  declare response: { readonly response: Response; readonly text: string } | undefined;
+  /** The latest response, its body already read (see `withBodyRead`) unless handed over unread. */
+  declare response: Response | undefined;
   /** The answer's validated body, once the call has succeeded. */
   declare data: unknown;
   /**
@@ -189,5 +184,5 @@ export function callSending(request: Request): Call | undefined {
 
 /** The response a call that succeeded ended with, its body read. */
 export function responseOf(call: Call): Response {
-  return (call.response as { readonly response: Response }).response;
+  return call.response as Response;
 }

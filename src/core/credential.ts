@@ -81,7 +81,7 @@ export function bearerCredential(
   userAgent?: string,
 ): Credential {
   if (typeof apiKey === 'string') {
-    return { fixed: { header: `Bearer ${apiKey}`, token: apiKey, secrets: [apiKey] } };
+    return { fixed: bearer(apiKey) };
   }
   // What the client tells its key function beside each attempt's own context: each field absent
   // when the client has none (no logger; in a browser, no User-Agent of its own).
@@ -90,11 +90,13 @@ export function bearerCredential(
     ...(userAgent && { userAgent }),
   };
   return {
-    renew: async (context) => {
-      const token = await callApiKey(apiKey, { ...context, ...told });
-      return { header: `Bearer ${token}`, token, secrets: [token] };
-    },
+    renew: async (context) => bearer(await callApiKey(apiKey, { ...context, ...told })),
   };
+}
+
+/** A token sent as `Authorization: Bearer <token>`, and kept out of what errors show. */
+function bearer(token: string): Authorization {
+  return { header: `Bearer ${token}`, token, secrets: [token] };
 }
 
 async function callApiKey(apiKey: ApiKeyFunction, context: ApiKeyContext): Promise<string> {

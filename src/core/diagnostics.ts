@@ -176,7 +176,7 @@ export function traceCall(
       context.requestId = (error as { requestId?: string }).requestId;
     } else {
       if (withData) context.result = call.data;
-      context.requestId = call.response && requestIdOf(call.response.response.headers);
+      context.requestId = call.response && requestIdOf(call.response.headers);
     }
   });
 }

@@ -94,8 +94,7 @@ const MAX_VALUES = 2_000;
  * a socket) reads `[redacted]`. `cause` itself is the application's own, and is never changed.
  */
 export function scrubCause(cause: unknown, secrets: readonly string[]): unknown {
-  const reading = new CauseReading(secrets);
-  return reading.quotesSecret(cause, 0) ? reading.copy(cause, 0) : cause;
+  return new CauseReading(secrets).scrubbed(cause);
 }
 
 /** One cause read for secrets, then copied where it quotes one; each value read once. */
@@ -105,10 +104,19 @@ class CauseReading {
   readonly #copies = new Map<object, unknown>();
   #budget = MAX_VALUES;
 
-  constructor(readonly secrets: readonly string[]) {}
+  readonly #secrets: readonly string[];
 
-  quotesSecret(value: unknown, depth: number): boolean {
-    if (typeof value === 'string') return scrubText(value, this.secrets) !== value;
+  constructor(secrets: readonly string[]) {
+    this.#secrets = secrets;
+  }
+
+  /** The cause, copied where it quotes a secret; the cause itself when it quotes none. */
+  scrubbed(cause: unknown): unknown {
+    return this.#quotesSecret(cause, 0) ? this.#copy(cause, 0) : cause;
+  }
+
+  #quotesSecret(value: unknown, depth: number): boolean {
+    if (typeof value === 'string') return scrubText(value, this.#secrets) !== value;
     if (typeof value !== 'object' || value === null) return false;
     const known = this.#quotes.get(value);
     if (known !== undefined) return known;
@@ -117,14 +125,14 @@ class CauseReading {
     this.#quotes.set(value, true);
     const fields = fieldsOf(value);
     this.#budget -= fields.length + 1;
-    const quotes = fields.some(([, field]) => this.quotesSecret(field, depth + 1));
+    const quotes = fields.some(([, field]) => this.#quotesSecret(field, depth + 1));
     this.#quotes.set(value, quotes);
     return quotes;
   }
 
-  copy(value: unknown, depth: number): unknown {
-    if (typeof value === 'string') return scrubText(value, this.secrets);
-    if (typeof value !== 'object' || value === null || !this.quotesSecret(value, depth)) {
+  #copy(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return scrubText(value, this.#secrets);
+    if (typeof value !== 'object' || value === null || !this.#quotesSecret(value, depth)) {
       return value;
     }
     const made = this.#copies.get(value);
@@ -133,10 +141,10 @@ class CauseReading {
     if (Array.isArray(value)) {
       const items: unknown[] = [];
       this.#copies.set(value, items);
-      for (const item of value) items.push(this.copy(item, depth + 1));
+      for (const item of value) items.push(this.#copy(item, depth + 1));
       return items;
     }
-    if (isHeaders(value)) return scrubHeaders(value, this.secrets);
+    if (isHeaders(value)) return scrubHeaders(value, this.#secrets);
     const prototype: unknown = Object.getPrototypeOf(value);
     const isError = value instanceof Error;
     if (!isError && prototype !== Object.prototype && prototype !== null) return REDACTED;
@@ -150,7 +158,7 @@ class CauseReading {
     this.#copies.set(value, copy);
     for (const [key, field, enumerable] of fieldsOf(value)) {
       Object.defineProperty(copy, key, {
-        value: this.copy(field, depth + 1),
+        value: this.#copy(field, depth + 1),
         enumerable,
         writable: true,
         configurable: true,

@@ -40,6 +40,11 @@ export function withBodyRead(response: Response, text: string): Response {
 const BODY = Symbol('body');
 type ReadResponse = Response & { [BODY]: string };
 
+/** The text of a response's body as {@link withBodyRead} kept it; empty for one handed over unread. */
+function bodyText(response: Response): string {
+  return (response as Partial<ReadResponse>)[BODY] ?? '';
+}
+
 function readText(this: ReadResponse): Promise<string> {
   return Promise.resolve(this[BODY]);
 }
@@ -52,9 +57,9 @@ function readJson(this: ReadResponse): Promise<unknown> {
 export function apiErrorOf(
   site: CallSite,
   response: Response,
-  text: string,
   secrets: readonly string[],
 ): APIError {
+  const text = bodyText(response);
   return createAPIError(
     site,
     {
@@ -74,11 +79,11 @@ export function apiErrorOf(
 export function invalidBodyError(
   site: CallSite,
   response: Response,
-  text: string,
   secrets: readonly string[],
   schema: StandardSchemaV1,
   schemaError: SchemaValidationError | undefined,
 ): ResponseValidationError {
+  const text = bodyText(response);
   const body = parseBody(text);
   // An empty body reaches a schema as `undefined`, which only a schema for "no body" accepts.
   const issues: ValidationIssue[] =

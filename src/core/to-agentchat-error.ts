@@ -41,7 +41,7 @@ function map(error: unknown, call: Call): AgentChatError {
 
   const answered = call.response;
   if (isHTTPError(error) && answered) {
-    return apiErrorOf(site, answered.response, answered.text, call.secrets);
+    return apiErrorOf(site, answered, call.secrets);
   }
   if (isTimeoutError(error)) {
     // ky's one TimeoutError stands for both limits; the call's ends the call.
@@ -52,9 +52,8 @@ function map(error: unknown, call: Call): AgentChatError {
   if (error instanceof AttemptFailure) return connectionFailure(call, error.cause, error.secure);
   // A 2xx body that breaks the schema, or is not JSON at all (JSON.parse's raw SyntaxError).
   if ((error instanceof SchemaValidationError || error instanceof SyntaxError) && answered) {
-    const { response, text } = answered;
     const schemaError = error instanceof SchemaValidationError ? error : undefined;
-    return invalidBodyError(site, response, text, call.secrets, call.endpoint.output, schemaError);
+    return invalidBodyError(site, answered, call.secrets, call.endpoint.output, schemaError);
   }
   // Nothing else is expected; keep the detail in the message, and a ky error out of `cause`.
   const detail = error instanceof Error ? error.message : String(error);

@@ -160,8 +160,7 @@ export class Transport {
       if (!this.#shouldReplay(call, error)) throw this.#fail(call, error);
       // The service refused a token a function handed out: ask it once more, telling it which
       // token was refused, and replay the call. The replay is not one of the call's retries.
-      if (log)
-        logAttempt(log, 'debug', call, { kind: 'error', error: toAgentChatError(error, call) });
+      if (log) logAttempt(log, 'debug', call, toAgentChatError(error, call));
       call.replayed = true;
       call.rejectedToken = call.authorization?.token;
       kyOptions.retry = { limit: call.options.maxRetries - (call.attempts - 1) };
@@ -173,7 +172,7 @@ export class Transport {
       }
     }
     // The attempt that succeeded left its response on the call, its body read.
-    if (log) logAttempt(log, 'debug', call, { kind: 'response', response: responseOf(call) });
+    if (log) logAttempt(log, 'debug', call, responseOf(call));
     call.options.retryBudget?.refund(call.retryTokens);
     return call;
   }
@@ -233,38 +232,38 @@ export class Transport {
     const form = endpoint.encoding === 'form';
     const method =
       typeof endpoint.method === 'function' ? endpoint.method(input.data) : endpoint.method;
+    const config = this.#config;
     const call = new Call(
       endpoint as Endpoint<unknown, unknown>,
       { method, path: endpoint.path(input.data) },
       {
         // What the client holds for every call (its credential, retry budget, ...), overridden
         // by the call's own options where it has them.
-        ...this.#config,
+        ...config,
         // `null` (a framework's "no signal") is none.
         signal: options.signal ?? undefined,
-        timeout: options.timeout ?? this.#config.timeout,
-        totalTimeout: options.totalTimeout ?? this.#config.totalTimeout,
-        maxResponseBytes: options.maxResponseBytes ?? this.#config.maxResponseBytes,
-        maxRetries: options.maxRetries ?? this.#config.maxRetries,
+        timeout: options.timeout ?? config.timeout,
+        totalTimeout: options.totalTimeout ?? config.totalTimeout,
+        maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
+        maxRetries: options.maxRetries ?? config.maxRetries,
         idempotencyKey:
           method !== 'GET' && !form ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined,
         // The call's own middleware runs inside the client's.
         middleware: options.middleware
-          ? [...this.#config.middleware, ...options.middleware]
-          : this.#config.middleware,
+          ? [...config.middleware, ...options.middleware]
+          : config.middleware,
         callFetchOptions,
         handOver,
       },
     );
+    const { maxRetries, totalTimeout, signal } = call.options;
     const kyOptions: CallOptions = { method, call };
     // The client's timeout and retry limit are the instance's; ky merges every per-call option
     // key anew per call, so only what differs from the client's is passed.
     if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
-    if (call.options.maxRetries !== this.#config.maxRetries) {
-      kyOptions.retry = { limit: call.options.maxRetries };
-    }
+    if (maxRetries !== config.maxRetries) kyOptions.retry = { limit: maxRetries };
     // ky's own deadline ends an attempt (or a wait) still running when the call's time is up.
-    if (call.options.totalTimeout !== undefined) kyOptions.totalTimeout = call.options.totalTimeout;
+    if (totalTimeout !== undefined) kyOptions.totalTimeout = totalTimeout;
     if (body !== undefined) {
       // A form is fields by name or pairs (a name may repeat, as RFC 8707's `resource` does).
       if (form) kyOptions.body = new URLSearchParams(body as string[][] | Record<string, string>);
@@ -274,7 +273,7 @@ export class Transport {
     if (query) kyOptions.searchParams = query;
     const headers = this.#callHeaders(options.headers, body !== undefined && !form);
     if (headers) kyOptions.headers = headers;
-    if (call.options.signal) kyOptions.signal = call.options.signal;
+    if (signal) kyOptions.signal = signal;
     return kyOptions;
   }
 
@@ -300,7 +299,7 @@ export class Transport {
     // caller's own doing and not logged.
     const log = this.#config.log;
     if (log && call.attempts > 0 && !(failure instanceof APIUserAbortError)) {
-      logAttempt(log, 'info', call, { kind: 'error', error: failure });
+      logAttempt(log, 'info', call, failure);
     }
     return failure;
   }
@@ -381,7 +380,7 @@ function judgeFailure(
   const budget = call.options.retryBudget;
   if (budget) call.retryTokens += budget.pay(failure);
   if (total > wait) logHeld(call, total - wait, log);
-  if (log) logAttempt(log, 'debug', call, { kind: 'error', error: failure }, total);
+  if (log) logAttempt(log, 'debug', call, failure, total);
   // Another call's 429 may have set a client-wide wait during this one.
   return sleep(total, call.options.signal)
     .then(() => holdCall(call, log))

@@ -70,46 +70,38 @@ export function toIssues(
   schema: z.ZodMiniType<unknown>,
 ): ValidationIssue[] {
   const path = issue.path.map(String);
-  const at = path.join('.');
   const received = valueAt(root, issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    // A misspelt name is the usual cause: name the one that was probably meant.
+    const known = fieldsAt(schema, issue.path);
+    return issue.keys.map((key) => {
+      const meant = closest(key, known);
+      return {
+        path: [...path, key].join('.'),
+        message: meant ? `is not a known field; did you mean ${meant}?` : 'is not a known field',
+      };
+    });
+  }
+  return [{ path: path.join('.'), message: issueMessage(issue, received) }];
+}
+
+/** The message of an issue about one value, `received` (`undefined` when it is missing). */
+function issueMessage(issue: z.core.$ZodIssue, received: unknown): string {
   switch (issue.code) {
-    case 'unrecognized_keys': {
-      // A misspelt name is the usual cause: name the one that was probably meant.
-      const known = fieldsAt(schema, issue.path);
-      return issue.keys.map((key) => {
-        const meant = closest(key, known);
-        return {
-          path: [...path, key].join('.'),
-          message: meant ? `is not a known field; did you mean ${meant}?` : 'is not a known field',
-        };
-      });
-    }
     case 'invalid_type':
-      return [
-        {
-          path: at,
-          message:
-            received === undefined
-              ? `is required (expected ${article(issue.expected)})`
-              : mismatch(issue.expected, received),
-        },
-      ];
+      return received === undefined
+        ? `is required (expected ${article(issue.expected)})`
+        : mismatch(issue.expected, received);
     case 'too_small':
-      return [
-        {
-          path: at,
-          message:
-            issue.origin === 'string'
-              ? 'must not be empty'
-              : `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`,
-        },
-      ];
+      return issue.origin === 'string'
+        ? 'must not be empty'
+        : `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`;
     case 'too_big':
-      return [{ path: at, message: `must be at most ${issue.maximum}` }];
+      return `must be at most ${issue.maximum}`;
     case 'invalid_key':
-      return [{ path: at, message: issue.issues[0]?.message ?? 'is not a valid key' }];
+      return issue.issues[0]?.message ?? 'is not a valid key';
     default:
-      return [{ path: at, message: issue.message }];
+      return issue.message;
   }
 }
 

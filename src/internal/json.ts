@@ -15,33 +15,29 @@ export function findNonJson(
   value: unknown,
   path: PropertyKey[],
   seen: Set<object> = new Set(),
-): { path: PropertyKey[]; message: string } | undefined {
+): NonJson | undefined {
   if (path.length === 0 && !isPlainObject(value)) {
-    return { path, message: `expected a plain JSON object, received ${describeValue(value)}` };
+    return nonJson(path, `expected a plain JSON object, received ${describeValue(value)}`);
   }
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
   if (typeof value === 'number') {
     return Number.isFinite(value)
       ? undefined
-      : { path, message: `expected a finite number, received ${value}` };
+      : nonJson(path, `expected a finite number, received ${value}`);
   }
   if (typeof value !== 'object' || !(Array.isArray(value) || isPlainObject(value))) {
-    return { path, message: `expected a JSON value, received ${describeValue(value)}` };
+    return nonJson(path, `expected a JSON value, received ${describeValue(value)}`);
   }
   if (path.length > MAX_JSON_DEPTH) {
-    return {
-      path: path.slice(0, 1),
-      message: `must not be nested deeper than ${MAX_JSON_DEPTH} levels`,
-    };
+    return nonJson(path.slice(0, 1), `must not be nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
-  if (seen.has(value))
-    return { path, message: 'expected a JSON value, received a circular reference' };
+  if (seen.has(value)) return nonJson(path, 'expected a JSON value, received a circular reference');
   if (Array.isArray(value) && !isDenseArray(value)) {
     // JSON would turn each hole into null and drop any named property.
-    return {
+    return nonJson(
       path,
-      message: 'expected a JSON array, received a sparse array or one with named properties',
-    };
+      'expected a JSON array, received a sparse array or one with named properties',
+    );
   }
   seen.add(value);
   for (const [key, item] of Object.entries(value)) {
@@ -50,6 +46,16 @@ export function findNonJson(
   }
   seen.delete(value);
   return undefined;
+}
+
+/** Where a value stops being JSON, and why. */
+interface NonJson {
+  path: PropertyKey[];
+  message: string;
+}
+
+function nonJson(path: PropertyKey[], message: string): NonJson {
+  return { path, message };
 }
 
 /** True when an array's own keys are exactly its indexes 0 to length - 1. */

@@ -217,10 +217,11 @@ export const sizeBudget = 28.5 * 1024;
 /**
  * The most the SDK's own code (the `agentchat` package's bytes in the size app, minified, before
  * gzip) may take: what it was when ky 2.2 came (33.6 KiB), plus the scrubbing of a failure's cause
- * (1.9 KiB), so that the page grows only by what its dependencies add. The goal is under 30 KB
- * (docs/maintainers/performance.md).
+ * (1.9 KiB), so that the page grows only by what its dependencies add; then 35 KiB, the 34.92 it
+ * measured once code written twice was written once and the attempt log took the response or the
+ * error itself (from 35.47). The goal is under 30 KB (docs/maintainers/performance.md).
  */
-export const sdkMinifiedBudget = 36 * 1024;
+export const sdkMinifiedBudget = 35 * 1024;
 
 /** A browser app bundle as a bundler would make it for production, from the installed package. */
 export async function bundleForBrowser(entry: string, options: BuildOptions = {}) {
