@@ -66,6 +66,9 @@ async function copyWorkTree(to: string): Promise<void> {
     repo,
   );
   for (const path of listed.split('\0').filter(Boolean)) {
+    // A work tree may hold its install as a link to another checkout's node_modules, which git
+    // lists as a new file: copied, it would have the copy's install write into that checkout's.
+    if (path.split('/').includes('node_modules')) continue;
     if (!existsSync(join(repo, path))) continue;
     await mkdir(dirname(join(to, path)), { recursive: true });
     await cp(join(repo, path), join(to, path));
