@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentchatTools } from '../../src/ai-sdk/index.js';
 import { type ProviderStandIn, startProviderStandIn } from '../helpers/provider-stand-in.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
+import { modelErrorStart } from './ai-sdk-major.js';
 import {
   expectTableTools,
   lastResultText,
@@ -75,7 +76,7 @@ describe.each(Object.entries(paths))('through %s', (_, model) => {
     });
   });
 
-  it("gives the model the SDK error's text with its class", async () => {
+  it("gives the model the SDK error's text, with its class on AI SDK 7", async () => {
     scriptMissingProject(provider);
     const { text } = await generateText({
       model: model(),
@@ -86,7 +87,10 @@ describe.each(Object.entries(paths))('through %s', (_, model) => {
 
     expect(text).toBe('It does not exist.');
     expect(lastResultText(provider, provider.requests[1])).toMatch(
-      /NotFoundError: .*No project with id \\?"proj_missing/,
+      // At the start of the text, or of the JSON string the OpenAI APIs carry it in.
+      new RegExp(
+        `(?:^|")${modelErrorStart('NotFoundError')}GET /v1/projects/proj_missing failed .*No project with id \\\\?"proj_missing`,
+      ),
     );
   });
 });
