@@ -3,17 +3,11 @@
  * the tests that run at both ends of it (`npm run test:lowest` installs 6.0.0, the repository
  * and `npm run test:newest` the newest 7): each asserts what the installed major does.
  */
-import { readFileSync } from 'node:fs';
 import semver from 'semver';
+import { installedVersion } from '../helpers/installed-version.js';
 
-/** The major of the `ai` package the tests import (the repository's own install of it). */
-export const aiMajor = semver.major(
-  (
-    JSON.parse(
-      readFileSync(new URL('../../node_modules/ai/package.json', import.meta.url), 'utf8'),
-    ) as { version: string }
-  ).version,
-);
+/** The major of the `ai` package the tests import. */
+export const aiMajor = semver.major(installedVersion('ai'));
 
 /**
  * Whether the AI SDK reads `toolApproval` on the call or the agent. AI SDK 7 does, before a

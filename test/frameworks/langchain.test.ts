@@ -12,9 +12,11 @@ import {
   humanInTheLoopMiddleware,
   type InterruptOnConfig,
 } from 'langchain';
+import semver from 'semver';
 import { describe, expect, it, vi } from 'vitest';
 import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
 import { agentchatInterruptOn, agentchatTools } from '../../src/langchain/index.js';
+import { installedVersion } from '../helpers/installed-version.js';
 import { QUOTED_KEY, quotingClient, textsWithSecret } from '../helpers/quoting-fetch.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
 import { scriptedChatModel } from './scripted-chat-model.js';
@@ -141,7 +143,10 @@ describe('the tools in createAgent', () => {
     await agent.invoke(ask('Go'));
 
     const seen = lastToolMessage(model.calls[1]?.messages ?? []);
-    expect(seen.status).toBe('error');
+    // LangChain's own refusal, which langchain marks an error from 1.5.14 on.
+    expect(seen.status).toBe(
+      semver.gte(installedVersion('langchain'), '1.5.14') ? 'error' : undefined,
+    );
     expect(seen.text).toMatch(/did not match expected schema/);
     expect(seen.text).toMatch(/agentId/);
     expect(mock.server.service.requestLog()).toEqual([]);
