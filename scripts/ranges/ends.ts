@@ -1,7 +1,6 @@
 /**
  * What scripts/ranges/run.ts needs to know beyond package.json: the packages that must move with a
- * peer at its lowest, and the test files that check the repository's own install rather than the
- * package.
+ * peer at its lowest, and the test files each end runs.
  */
 
 /** The two ends of every declared range the tests run at. */
@@ -35,14 +34,67 @@ export const lowestPins: Readonly<Record<string, string | null>> = {
 };
 
 /**
- * Test files and folders left out of the run at each end. At both: the repository's lockfile check, which a fresh
- * resolution changes by design. At the lowest end also the repository's own release and
- * reference machinery (test/release: the tarball, the API report, the changesets, the workflows;
- * test/docs/reference.test.ts: TypeDoc over the source), which builds the package with the
- * repository's toolchain rather than running it beside older peers: the package's behaviour with
- * those peers is what the rest of the suite proves there.
+ * Packages deep in a peer's own dependencies, held (through npm's `overrides`) at the newest
+ * release that still takes the peer's floor. npm picks the newest release a dependency's range
+ * allows whatever the peer installed beside it, so without these the lowest end would install a
+ * tree npm itself reports invalid, which no test of the SDK's could pass.
  */
-export const leftOut: Readonly<Record<RangeEnd, readonly string[]>> = {
-  newest: ['test/release/lockfile.test.ts'],
-  lowest: ['test/release', 'test/docs/reference.test.ts'],
+export const lowestOverrides: Readonly<Record<string, string>> = {
+  // langchain 1.0.1 and @langchain/langgraph 1.0.0 take any checkpoint ^1.0.0; from 1.0.2 it
+  // needs @langchain/core ^1.1.44 (it imports @langchain/core/utils/uuid, which 1.0.1 lacks).
+  '@langchain/langgraph-checkpoint': '1.0.1',
 };
+
+/**
+ * The test files (or folders) the lowest end runs: those that use a runtime dependency or an
+ * optional peer, by the packages they prove at their floors. The rest of the suite (the
+ * service's reliability under load, the networks, the repository's own release and reference
+ * builds, the browsers) runs on the same code with the lockfile's versions in `npm test`, and at
+ * the newest end.
+ */
+export const lowestTests: readonly string[] = [
+  // ky (the transport) and zod (the schemas): the client's calls, retries, errors and validation.
+  'test/client/',
+  // ai with @ai-sdk/openai and @ai-sdk/anthropic, @openai/agents, @langchain/core with langchain,
+  // @langchain/langgraph, @langchain/openai and @langchain/anthropic, @mastra/core: each
+  // framework's tools in its own loop, through its provider packages, and the guide's recipes;
+  // then the guides' samples compiled against each framework's types.
+  'test/frameworks/',
+  'test/docs/guides.test.ts',
+  // @modelcontextprotocol/server and @modelcontextprotocol/node: the server, its transports
+  // (stdio, Streamable HTTP, the Node.js listener), scopes, apps, the protocol's conformance
+  // suite, and requests it refuses.
+  'test/mcp/server.test.ts',
+  'test/mcp/stdio.test.ts',
+  'test/mcp/http.test.ts',
+  'test/mcp/node-listener.test.ts',
+  'test/mcp/scope.test.ts',
+  'test/mcp/apps.test.ts',
+  'test/mcp/conformance.test.ts',
+  'test/mcp/malformed-request.test.ts',
+  // jose, oidc-provider, openid-client and ipaddr.js: the MCP server's authorization and its
+  // sign-in front (which fetches client documents only from public addresses).
+  'test/mcp/authorization.test.ts',
+  'test/mcp/front/',
+  // redis: the shared OAuth token cache, and the sign-in front's store.
+  'test/oauth/',
+  'test/examples/oauth-redis-example.test.ts',
+  'test/mcp/sign-in-front-ops-redis.test.ts',
+  'test/mcp/sign-in-front-replay.test.ts',
+  // @opentelemetry/instrumentation (and the API at the tests' own line: see lowestPins).
+  'test/otel/',
+  'test/diagnostics/otel-oauth.test.ts',
+  'test/examples/opentelemetry.test.ts',
+  'test/examples/opentelemetry-tracing.test.ts',
+  // msw, both majors: the mock service and its test kit (the `mock on msw 2` project runs this
+  // folder on msw 2), and the testing example, a user's own suite on it.
+  'test/mock/',
+  'examples/testing/',
+];
+
+/**
+ * Test files and folders left out of the newest end's run, which is otherwise every project of
+ * vitest.config.ts but the browsers': the repository's lockfile check, which a fresh resolution
+ * changes by design.
+ */
+export const newestLeftOut: readonly string[] = ['test/release/lockfile.test.ts'];

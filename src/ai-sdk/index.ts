@@ -101,6 +101,11 @@ export type AgentChatToolSet = {
  * SDK's error, which the AI SDK turns into a tool error the model reads: its message (never the
  * key). The call's `abortSignal` cancels the request in flight.
  *
+ * Offered every tool (no `tools`, no `readOnly`), the set it returns is typed with all three
+ * present, so the AI SDK's types of their calls and results (AI SDK 6's in particular) hold no
+ * `undefined`; with `tools` or `readOnly` it is an {@link AgentChatToolSet}, whose tools may be
+ * absent.
+ *
  * With `needsApproval`, the tools named carry the AI SDK's `needsApproval`: the loop stops at a
  * `tool-approval-request` and sends nothing until a `tool-approval-response` approves the call.
  * AI SDK 7 prefers approval configured on the call or agent, where your own `toolApproval`
@@ -127,6 +132,11 @@ export type AgentChatToolSet = {
  * });
  * ```
  */
+export function agentchatTools(
+  client: Client,
+  options?: AgentChatToolsOptions & { tools?: undefined; readOnly?: false },
+): Required<AgentChatToolSet>;
+export function agentchatTools(client: Client, options?: AgentChatToolsOptions): AgentChatToolSet;
 export function agentchatTools(client: Client, options?: AgentChatToolsOptions): AgentChatToolSet {
   const operations = clientOperations('agentchat/ai-sdk', client);
   const tools: Record<string, Tool> = {};

@@ -17,6 +17,7 @@ import {
   textsWithSecret,
 } from '../helpers/quoting-fetch.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
+import { modelErrorStart, readsToolApproval } from './ai-sdk-major.js';
 import { lastToolOutput, scriptedModel } from './scripted-model.js';
 
 const API_KEY = 'sk_ai_sdk_tools_7c1d9a2e';
@@ -119,7 +120,9 @@ describe('the tools in generateText', () => {
     const seen = lastToolOutput(prompts[1] ?? []) as { type: string; value: string };
     expect(seen.type).toBe('error-text');
     expect(seen.value).toMatch(
-      /^NotFoundError: .*No project with id "proj_missing".*request id req_/,
+      new RegExp(
+        `^${modelErrorStart('NotFoundError')}GET /v1/projects/proj_missing failed with status 404: No project with id "proj_missing".*request id req_`,
+      ),
     );
     expect(JSON.stringify(prompts)).not.toContain(API_KEY);
   });
@@ -184,19 +187,30 @@ describe('needsApproval', () => {
     expect(agentchatToolApproval({ needsApproval: true, readOnly: true })).toEqual({
       get_project: 'user-approval',
     });
-    const { model } = scriptedModel([createCall]);
+    const { model } = scriptedModel([createCall, () => ({ text: 'Created.' })]);
     const asked = await generateText({
       model,
+      // Offered without needsApproval: only the configuration can stop the call.
       tools: agentchatTools(mock.client),
       toolApproval: agentchatToolApproval({ needsApproval: ['create_project'] }),
       stopWhen: stepCountIs(3),
       prompt: 'Create a project.',
     });
-    expect(asked.content.map((part) => part.type)).toContain('tool-approval-request');
-    expect(mock.server.service.requestLog()).toEqual([]);
+    const requests = asked.content.filter((part) => part.type === 'tool-approval-request');
+    // AI SDK 7 stops at the request. AI SDK 6 has no toolApproval, so the call runs: there the
+    // tools' own needsApproval (above) is what asks.
+    expect(requests).toHaveLength(readsToolApproval ? 1 : 0);
+    expect(mock.server.service.projects().map((project) => project.name)).toEqual(
+      readsToolApproval ? [] : ['Launch'],
+    );
   });
 });
 
+/**
+ * AI SDK 7 reads `toolApproval` first; AI SDK 6 has no such setting, so with the same call it
+ * asks nothing of the function and each tool's own `needsApproval` alone decides: a tool the
+ * options name still waits for a person there. Each test asserts what the installed major does.
+ */
 describe("toolApproval as a function of the application's own", () => {
   const options = { needsApproval: ['create_project'] } as const;
   /**
@@ -237,10 +251,14 @@ describe("toolApproval as a function of the application's own", () => {
     mock.server.service.requestLog().map((request) => request.path.replace(/^\/api/, ''));
 
   it("decides alone when not composed: the tools' needsApproval is not read", async () => {
-    // What AI SDK 7 does, and what docs/agent-frameworks.md says: the function overrides.
-    await runBothCalls(() => 'not-applicable');
+    // What AI SDK 7 does, and what docs/agent-frameworks.md says: the function overrides. AI SDK
+    // 6 never asks it, and create_project waits for a person.
+    const result = await runBothCalls(() => 'not-applicable');
 
-    expect(mock.server.service.projects().map((project) => project.name)).toEqual(['Launch']);
+    expect(askedOf(result.content)).toEqual(readsToolApproval ? [] : ['create_project']);
+    expect(mock.server.service.projects().map((project) => project.name)).toEqual(
+      readsToolApproval ? ['Launch'] : [],
+    );
   });
 
   it('composed, asks a person before the tools needsApproval names, and lets the function decide the rest', async () => {
@@ -252,8 +270,9 @@ describe("toolApproval as a function of the application's own", () => {
       }),
     );
 
-    // The function was asked about both; its "approved" held for get_project only.
-    expect(asked.sort()).toEqual(['create_project', 'get_project']);
+    // The function was asked about both (AI SDK 6 asks it nothing); its "approved" held for
+    // get_project only.
+    expect(asked.sort()).toEqual(readsToolApproval ? ['create_project', 'get_project'] : []);
     expect(askedOf(result.content)).toEqual(['create_project']);
     expect(mock.server.service.projects()).toEqual([]);
     expect(sentPaths()).toEqual(['/v1/projects/proj_missing']);
@@ -269,10 +288,13 @@ describe("toolApproval as a function of the application's own", () => {
     );
 
     expect(askedOf(result.content)).toEqual(['create_project']);
-    expect(result.content.find((part) => part.type === 'tool-approval-request')).toMatchObject({
-      reason: 'a new project',
-    });
-    expect(sentPaths()).toEqual([]);
+    // AI SDK 6 reads neither the denial nor the reason: get_project runs, and the request for
+    // create_project (its own needsApproval) gives no reason.
+    const request = result.content.find((part) => part.type === 'tool-approval-request');
+    expect((request as { reason?: string } | undefined)?.reason).toBe(
+      readsToolApproval ? 'a new project' : undefined,
+    );
+    expect(sentPaths()).toEqual(readsToolApproval ? [] : ['/v1/projects/proj_missing']);
   });
 
   it('composed in a ToolLoopAgent, runs the call once a person approves it', async () => {
@@ -295,7 +317,7 @@ describe("toolApproval as a function of the application's own", () => {
     }).generate({ prompt: 'Create a project.' });
     const request = stopped.content.find((part) => part.type === 'tool-approval-request');
     expect(request).toMatchObject({ toolCall: { toolName: 'create_project' } });
-    expect(asked).toEqual(['create_project']);
+    expect(asked).toEqual(readsToolApproval ? ['create_project'] : []);
     expect(sentPaths()).toEqual([]);
 
     const second = scriptedModel([() => ({ text: 'Created.' })]);
@@ -338,10 +360,10 @@ describe("toolApproval as a function of the application's own", () => {
       prompt: 'Create a project.',
     });
 
-    // Its "approved" does not run create_project unasked; its "denied" holds; audit, which it
-    // leaves out, asks as its own needsApproval says.
+    // Its "approved" does not run create_project unasked; its "denied" holds (AI SDK 6 reads it
+    // not, and get_project runs); audit, which it leaves out, asks as its own needsApproval says.
     expect(askedOf(result.content).sort()).toEqual(['audit', 'create_project']);
-    expect(sentPaths()).toEqual([]);
+    expect(sentPaths()).toEqual(readsToolApproval ? [] : ['/v1/projects/proj_missing']);
   });
 
   it('is refused with an approval that is neither a function nor an object', () => {
@@ -459,7 +481,11 @@ describe('a connection failure whose cause quotes the request', () => {
     });
 
     const seen = lastToolOutput(prompts[1] ?? []) as { type: string; value: string };
-    expect(seen.value).toMatch(/^APIConnectionError: .*Authorization: Bearer \[redacted\]/);
+    expect(seen.value).toMatch(
+      new RegExp(
+        `^${modelErrorStart('APIConnectionError')}GET /v1/projects/proj_1 could not reach the service .*Authorization: Bearer \\[redacted\\]`,
+      ),
+    );
     expect(textsWithSecret([JSON.stringify(prompts)], QUOTED_KEY)).toEqual([]);
     // The error the loop keeps for the application shows none either.
     const [failed] = result.steps.flatMap((step) =>

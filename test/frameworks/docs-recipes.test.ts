@@ -88,12 +88,12 @@ setDefaultModelProvider({ getModel: () => new ScriptedModel([respond, respond, r
 `;
 
 /**
- * `@langchain/openai` for the recipes: `new ChatOpenAI(fields)` is LangChain's fake model
- * (`fakeModel`), answering each call from the tool messages so far.
+ * `@langchain/openai` for the recipes: `new ChatOpenAI(fields)` is a scripted chat model
+ * (./scripted-chat-model.ts), answering each call from the tool messages so far.
  */
 const MOCK_LANGCHAIN_OPENAI = `
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
-import { fakeModel } from '@langchain/core/testing';
+import { scriptedChatModel } from ${JSON.stringify(join(repo, 'test/frameworks/scripted-chat-model.ts'))};
 
 function next(messages: BaseMessage[]): AIMessage {
   const last = messages.filter((message) => ToolMessage.isInstance(message)).at(-1);
@@ -108,7 +108,7 @@ function next(messages: BaseMessage[]): AIMessage {
 
 export class ChatOpenAI {
   constructor(_fields: { model: string }) {
-    const model = fakeModel();
+    const model = scriptedChatModel();
     for (let i = 0; i < 5; i++) model.respond(next);
     return model;
   }

@@ -1,10 +1,8 @@
 /**
- * agentchat/langchain in LangChain's own agent loop (`createAgent`), LangChain's fake model
- * (`fakeModel` of @langchain/core/testing) scripted to call the tools, against the mock service on
- * 127.0.0.1.
+ * agentchat/langchain in LangChain's own agent loop (`createAgent`), a chat model scripted to call
+ * the tools (./scripted-chat-model.ts), against the mock service on 127.0.0.1.
  */
 import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
-import { fakeModel } from '@langchain/core/testing';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import {
@@ -14,11 +12,14 @@ import {
   humanInTheLoopMiddleware,
   type InterruptOnConfig,
 } from 'langchain';
+import semver from 'semver';
 import { describe, expect, it, vi } from 'vitest';
 import { type Client, ConfigurationError, NotFoundError } from '../../src/index.js';
 import { agentchatInterruptOn, agentchatTools } from '../../src/langchain/index.js';
+import { installedVersion } from '../helpers/installed-version.js';
 import { QUOTED_KEY, quotingClient, textsWithSecret } from '../helpers/quoting-fetch.js';
 import { useMockServer } from '../helpers/use-mock-service.js';
+import { scriptedChatModel } from './scripted-chat-model.js';
 
 const API_KEY = 'sk_langchain_tools_4b8e2f61';
 
@@ -54,7 +55,7 @@ const ask = (content: string) => ({ messages: [{ role: 'user' as const, content 
 
 describe('the tools in createAgent', () => {
   it('create, read and chat, each typed result reaching the model as JSON', async () => {
-    const model = fakeModel()
+    const model = scriptedChatModel()
       .respondWithTools([
         { name: 'create_project', args: { name: 'Launch', agentId: 'agent_support' } },
       ])
@@ -92,7 +93,7 @@ describe('the tools in createAgent', () => {
   });
 
   it("gives a missing project as LangChain's error ToolMessage, its message without the key", async () => {
-    const model = fakeModel()
+    const model = scriptedChatModel()
       .respondWithTools([{ name: 'get_project', args: { id: 'proj_missing' } }])
       .respond(new AIMessage('It does not exist.'));
 
@@ -109,7 +110,7 @@ describe('the tools in createAgent', () => {
   });
 
   it('gives the error ToolMessage through tool middleware too, where a thrown error would end the run', async () => {
-    const model = fakeModel()
+    const model = scriptedChatModel()
       .respondWithTools([{ name: 'get_project', args: { id: 'proj_missing' } }])
       .respond(new AIMessage('It does not exist.'));
     // Any wrapToolCall middleware (retries, logging): createAgent rethrows what a tool throws
@@ -134,7 +135,7 @@ describe('the tools in createAgent', () => {
   });
 
   it('refuses arguments outside the schema, naming the field, and sends nothing', async () => {
-    const model = fakeModel()
+    const model = scriptedChatModel()
       .respondWithTools([{ name: 'create_project', args: { name: 'X', agentID: 'agent_1' } }])
       .respond(new AIMessage('Oops.'));
 
@@ -142,7 +143,10 @@ describe('the tools in createAgent', () => {
     await agent.invoke(ask('Go'));
 
     const seen = lastToolMessage(model.calls[1]?.messages ?? []);
-    expect(seen.status).toBe('error');
+    // LangChain's own refusal, which langchain marks an error from 1.5.14 on.
+    expect(seen.status).toBe(
+      semver.gte(installedVersion('langchain'), '1.5.14') ? 'error' : undefined,
+    );
     expect(seen.text).toMatch(/did not match expected schema/);
     expect(seen.text).toMatch(/agentId/);
     expect(mock.server.service.requestLog()).toEqual([]);
@@ -196,7 +200,9 @@ describe('approval at the agent: humanInTheLoopMiddleware with agentchatInterrup
   const createCall = { name: 'create_project', args: { name: 'Launch', agentId: 'agent_support' } };
 
   function approvingAgent() {
-    const model = fakeModel().respondWithTools([createCall]).respond(new AIMessage('Created.'));
+    const model = scriptedChatModel()
+      .respondWithTools([createCall])
+      .respond(new AIMessage('Created.'));
     const agent = createAgent({
       model,
       tools: agentchatTools(mock.client),
@@ -275,7 +281,7 @@ describe('tools and readOnly', () => {
     expect(names({ readOnly: true })).toEqual(['get_project']);
     expect(names({ tools: ['send_message'] })).toEqual(['send_message']);
 
-    const model = fakeModel().respond(new AIMessage('Nothing to do.'));
+    const model = scriptedChatModel().respond(new AIMessage('Nothing to do.'));
     const bindTools = vi.spyOn(model, 'bindTools');
     const agent = createAgent({ model, tools: agentchatTools(mock.client, { readOnly: true }) });
     await agent.invoke(ask('Hello'));
@@ -300,7 +306,7 @@ describe('tools and readOnly', () => {
   });
 
   it('leave metadata open to any JSON object, which the model can fill', async () => {
-    const model = fakeModel()
+    const model = scriptedChatModel()
       .respondWithTools([
         {
           name: 'create_project',
@@ -336,7 +342,9 @@ describe('abort', () => {
   it("the agent's signal reaches the request in flight", async () => {
     const { client: watched, signals } = mock.watchedClient();
     mock.server.service.enqueue({ kind: 'hang' });
-    const model = fakeModel().respondWithTools([{ name: 'get_project', args: { id: 'proj_1' } }]);
+    const model = scriptedChatModel().respondWithTools([
+      { name: 'get_project', args: { id: 'proj_1' } },
+    ]);
     const agent = createAgent({ model, tools: agentchatTools(watched) });
     const controller = new AbortController();
 
@@ -355,7 +363,7 @@ describe('abort', () => {
 
 describe('a connection failure whose cause quotes the request', () => {
   it('reaches the model as the error ToolMessage without the key in any form', async () => {
-    const model = fakeModel()
+    const model = scriptedChatModel()
       .respondWithTools([{ name: 'get_project', args: { id: 'proj_1' } }])
       .respond(new AIMessage('Unreachable.'));
 

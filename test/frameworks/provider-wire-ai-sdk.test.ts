@@ -9,6 +9,7 @@ import { generateText, type LanguageModel, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { agentchatTools } from '../../src/ai-sdk/index.js';
 import { useMockServer, useProviderStandIn } from '../helpers/use-mock-service.js';
+import { modelErrorStart } from './ai-sdk-major.js';
 import {
   expectTableTools,
   lastResultText,
@@ -70,7 +71,7 @@ describe.each(Object.entries(paths))('through %s', (_, model) => {
     });
   });
 
-  it("gives the model the SDK error's text with its class", async () => {
+  it("gives the model the SDK error's text, with its class on AI SDK 7", async () => {
     scriptMissingProject(provider);
     const { text } = await generateText({
       model: model(),
@@ -81,7 +82,10 @@ describe.each(Object.entries(paths))('through %s', (_, model) => {
 
     expect(text).toBe('It does not exist.');
     expect(lastResultText(provider, provider.requests[1])).toMatch(
-      /NotFoundError: .*No project with id \\?"proj_missing/,
+      // At the start of the text, or of the JSON string the OpenAI APIs carry it in.
+      new RegExp(
+        `(?:^|")${modelErrorStart('NotFoundError')}GET /v1/projects/proj_missing failed .*No project with id \\\\?"proj_missing`,
+      ),
     );
   });
 });

@@ -18,10 +18,22 @@ export interface Snippet {
   /** Such as `docs/errors.md:42` or `Client.constructor`. */
   readonly origin: string;
   readonly code: string;
+  /**
+   * The versions of an optional peer the sample needs, when its text says it needs more than
+   * the peer's whole range (`AI SDK 7 also takes ...`): its {@link NEEDS_MARKER}.
+   */
+  readonly needs?: { readonly name: string; readonly range: string };
 }
 
 /** Put this on the line before a fence to leave a TypeScript sample out of the check. */
 export const SKIP_MARKER = '<!-- not-checked -->';
+
+/**
+ * Put `<!-- needs ai@^7.0.0 -->` on the line before a fence whose sample needs those versions of a
+ * peer, as its text says: where an older one is installed (`npm run test:lowest`), the sample
+ * must fail to compile rather than pass (test/docs/guides.test.ts).
+ */
+export const NEEDS_MARKER = /^<!-- needs (@?[^@\s]+)@(\S+) -->$/;
 
 /** The ```ts and ```typescript blocks of a Markdown text. */
 export function fencedTypeScript(markdown: string, origin: string): Snippet[] {
@@ -34,12 +46,18 @@ export function fencedTypeScript(markdown: string, origin: string): Snippet[] {
     const start = i + 1;
     let end = start;
     while (end < lines.length && !/^\s*```\s*$/.test(lines[end] ?? '')) end++;
-    if (lines[i - 1]?.trim() !== SKIP_MARKER) {
+    const before = lines[i - 1]?.trim() ?? '';
+    if (before !== SKIP_MARKER) {
       const code = lines
         .slice(start, end)
         .map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)))
         .join('\n');
-      snippets.push({ origin: `${origin}:${start + 1}`, code });
+      const needs = before.match(NEEDS_MARKER);
+      snippets.push({
+        origin: `${origin}:${start + 1}`,
+        code,
+        ...(needs ? { needs: { name: needs[1] ?? '', range: needs[2] ?? '' } } : {}),
+      });
     }
     i = end;
   }
