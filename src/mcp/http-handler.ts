@@ -9,7 +9,6 @@ import {
 } from '@modelcontextprotocol/server';
 import type { JWTVerifyGetKey } from 'jose';
 import type { forRequest as forRequestMethod } from '../client.js';
-import type { PrivateJwk } from '../oauth/client-assertion.js';
 import { fetchOptionsProblem } from '../core/fetch-options.js';
 import {
   AgentChatError,
@@ -21,6 +20,7 @@ import {
   type Logger,
 } from '../index.js';
 import { closest } from '../internal/closest.js';
+import type { PrivateJwk } from '../oauth/client-assertion.js';
 import { type AuthorizationGate, callerOf, createAuthorizationGate } from './authorization.js';
 import { type SignInFront, signInFrontOf } from './front/index.js';
 import {
