@@ -243,7 +243,14 @@ async function main(end: RangeEnd): Promise<void> {
   const testStart = performance.now();
   await run(
     'npx',
-    ['vitest', 'run', ...projects.flatMap((project) => ['--project', project]), ...tests],
+    [
+      'vitest',
+      'run',
+      ...projects.flatMap((project) => ['--project', project]),
+      // Absolute: vitest matches a relative filter against each project's own root, which for
+      // the `examples` project is examples/testing/.
+      ...tests.map((path) => `${copy}/${path}`),
+    ],
     copy,
     limits.tests,
   );
