@@ -82,15 +82,26 @@ async function run(command: string, args: string[], cwd: string, limit: number):
 
 /** Runs a command and returns what it printed. */
 async function output(command: string, args: string[], cwd: string): Promise<string> {
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { code, text } = await printed(command, args, cwd, 'inherit');
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}`);
+  return text;
+}
+
+/** Runs a command and returns what it printed on stdout, and its exit code, whatever it is. */
+async function printed(
+  command: string,
+  args: string[],
+  cwd: string,
+  stderr: 'inherit' | 'ignore',
+): Promise<{ code: number | null; text: string }> {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', stderr] });
   let text = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     text += chunk;
   });
   // 'close', not 'exit': the output is whole only once the pipe has closed.
   const [code] = (await once(child, 'close')) as [number | null];
-  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${code}`);
-  return text;
+  return { code, text };
 }
 
 /** Copies the work tree's tracked and new files (ignored ones left out) into `to`. */
@@ -179,16 +190,8 @@ function pinned(manifest: Manifest, pins: Map<string, string>): Manifest {
  * needs, `extraneous`, is no dependent's concern.)
  */
 async function checkTree(copy: string, names: string[]): Promise<void> {
-  const child = spawn('npm', ['ls', '--all', '--json', ...names], {
-    cwd: copy,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let text = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    text += chunk;
-  });
-  // 'close', not 'exit': the output is whole only once the pipe has closed.
-  await once(child, 'close');
+  // npm ls exits 1 when it finds a problem: its report, not its exit code, says which.
+  const { text } = await printed('npm', ['ls', '--all', '--json', ...names], copy, 'ignore');
   const { problems = [] } = JSON.parse(text) as { problems?: string[] };
   const wrong = problems.filter((problem) => !problem.startsWith('extraneous:'));
   if (wrong.length > 0) {
