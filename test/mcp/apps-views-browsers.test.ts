@@ -51,6 +51,13 @@ const HOSTILE_SUGGESTIONS: readonly (readonly [string, string])[] = [
   ['Okay\u{e0100}\u{e0101}\ufe0f', 'Okay'],
   ['One line\nand another', 'One line and another'],
 ];
+/** The message whose reply suggests a book and a crowd, and what its buttons must be. */
+const CROWD_ASK = 'Suggest a lot';
+const CROWD_SUGGESTIONS = [
+  'Short one',
+  'x'.repeat(20_000),
+  ...Array.from({ length: 30 }, (_, index) => `Option ${index + 1}`),
+];
 /** The first reply of the docs' pictures, without the markup. */
 const PLAIN_REPLY = 'Hello! I can help with refunds and orders. What do you need?';
 
@@ -67,11 +74,13 @@ beforeAll(async () => {
             message: 'Pick one.',
             suggestions: [...HOSTILE_SUGGESTIONS.map(([sent]) => sent), '\u200b\u{e0041}'],
           }
-        : message === SUGGESTIONS[0]
-          ? { message: NEXT_REPLY, suggestions: ['Thanks!'] }
-          : message === 'Hi'
-            ? { message: PLAIN_REPLY, suggestions: SUGGESTIONS }
-            : { message: FIRST_REPLY, suggestions: SUGGESTIONS },
+        : message === CROWD_ASK
+          ? { message: 'So many.', suggestions: CROWD_SUGGESTIONS }
+          : message === SUGGESTIONS[0]
+            ? { message: NEXT_REPLY, suggestions: ['Thanks!'] }
+            : message === 'Hi'
+              ? { message: PLAIN_REPLY, suggestions: SUGGESTIONS }
+              : { message: FIRST_REPLY, suggestions: SUGGESTIONS },
   });
   // The bin as `npx tsx src/mcp/bin.ts` runs it; test/package/mcp-apps.test.ts runs the packed one.
   mcp = await startMcpHttp(
@@ -314,6 +323,48 @@ describe('suggestions with hidden characters, in chromium', { timeout: 240_000 }
         .map(({ body }) => (body as { message: string }).message)
         .filter((message) => message !== HOSTILE_ASK);
       expect(sent).toEqual(HOSTILE_SUGGESTIONS.map(([, text]) => text));
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('a reply suggesting 20,000 characters and 31 follow-ups, in chromium', {
+  timeout: 240_000,
+}, () => {
+  it('draws at most 10 buttons of at most 500 characters, saying what it left out', async () => {
+    const projectId = await newProject('Crowded suggestions');
+    const page = await openEnginePage('chromium', {
+      width: 640,
+      height: 900,
+      colorScheme: 'light',
+    });
+    try {
+      await page.goto(
+        host.pageUrl({
+          tool: 'send_message',
+          args: { projectId, message: CROWD_ASK },
+          theme: 'light',
+          width: 640,
+        }),
+      );
+      await shown(page, 'button.suggestion');
+      const drawn = await page.evaluate<{ texts: string[]; note: string; height: number }>(
+        inView(`(() => ({
+          texts: [...view.querySelectorAll('button.suggestion')].map((b) => b.textContent),
+          note: view.querySelector('.turn .suggestions-note')?.textContent ?? '',
+          height: view.querySelector('.turn').getBoundingClientRect().height,
+        }))()`),
+      );
+      expect(drawn.texts).toEqual([
+        'Short one',
+        ...Array.from({ length: 9 }, (_, index) => `Option ${index + 1}`),
+      ]);
+      expect(drawn.note).toBe(
+        "1 suggestion over 500 characters and 21 past the first 10 not shown as buttons. Every suggestion is in the tool's result.",
+      );
+      // The 20,000 characters alone would be some 300 lines at this width.
+      expect(drawn.height).toBeLessThan(400);
     } finally {
       await page.close();
     }

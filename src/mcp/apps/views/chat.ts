@@ -7,6 +7,10 @@
  * controls, zero-width and other format characters: src/internal/hidden-characters.ts) are
  * dropped from both, so that no suggestion carries words the person cannot see, or draws one word
  * and sends another. An emoji joined by a zero-width joiner shows, and is sent, as its parts.
+ *
+ * The buttons are bounded, as the project card is: a follow-up is a line or two, and a reply
+ * suggesting a book, or a thousand follow-ups, must not bury the conversation under them. What is
+ * left out is said below the buttons; the tool's result keeps every suggestion.
  */
 import type { App } from '@modelcontextprotocol/ext-apps';
 import { withoutHiddenCharacters } from '../../../internal/hidden-characters.js';
@@ -20,6 +24,10 @@ const suggestionText = (suggestion: unknown): string =>
   withoutHiddenCharacters(
     typeof suggestion === 'string' ? suggestion : (JSON.stringify(suggestion) ?? ''),
   ).trim();
+
+/** The most suggestions drawn as buttons, and the longest text one may show (UTF-16 units). */
+const MAX_BUTTONS = 10;
+const MAX_BUTTON_TEXT = 500;
 
 /** Draws the conversation into `conversation` as the host tells it of the tool's call. */
 export function showChat(conversation: HTMLElement): void {
@@ -43,11 +51,13 @@ export function showChat(conversation: HTMLElement): void {
     const suggestions = (Array.isArray(reply.suggestions) ? reply.suggestions : [])
       .map(suggestionText)
       .filter((text) => text !== '');
-    if (suggestions.length > 0) {
+    const fitting = suggestions.filter((text) => text.length <= MAX_BUTTON_TEXT);
+    const drawn = fitting.slice(0, MAX_BUTTONS);
+    if (drawn.length > 0) {
       const group = element('div', 'suggestions');
       group.setAttribute('role', 'group');
       group.setAttribute('aria-label', 'Suggested follow-ups');
-      for (const text of suggestions) {
+      for (const text of drawn) {
         const button = element('button', 'suggestion', text);
         button.type = 'button';
         button.disabled = projectId === undefined;
@@ -56,6 +66,11 @@ export function showChat(conversation: HTMLElement): void {
       }
       turn.append(group);
     }
+    const notShown = leftOutNote(
+      suggestions.length - fitting.length,
+      fitting.length - drawn.length,
+    );
+    if (notShown) turn.append(element('p', 'suggestions-note', notShown));
     conversation.append(turn);
   };
 
@@ -88,3 +103,30 @@ export function showChat(conversation: HTMLElement): void {
     app = connected;
   });
 }
+
+/**
+ * The line under the buttons saying which suggestions have none, or `''` when all have one.
+ *
+ * @example
+ * ```ts
+ * leftOutNote(1, 21);
+ * // '1 suggestion over 500 characters and 21 past the first 10 not shown as buttons. …'
+ * ```
+ */
+function leftOutNote(tooLong: number, tooMany: number): string {
+  const parts: string[] = [];
+  if (tooLong > 0) {
+    parts.push(`${suggestionCount(tooLong)} over ${MAX_BUTTON_TEXT} characters`);
+  }
+  if (tooMany > 0) {
+    parts.push(
+      `${tooLong > 0 ? tooMany.toLocaleString('en') : suggestionCount(tooMany)} past the first ${MAX_BUTTONS}`,
+    );
+  }
+  if (parts.length === 0) return '';
+  return `${parts.join(' and ')} not shown as buttons. Every suggestion is in the tool's result.`;
+}
+
+/** `1 suggestion`, `1,200 suggestions`. */
+const suggestionCount = (count: number): string =>
+  `${count.toLocaleString('en')} suggestion${count === 1 ? '' : 's'}`;
