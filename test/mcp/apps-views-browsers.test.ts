@@ -132,6 +132,23 @@ async function shown(page: EnginePage, selector: string): Promise<void> {
     .toBe(true);
 }
 
+/** A light Chromium page, 640 px wide, as the suggestion tests draw them. */
+const openSuggestionsPage = () =>
+  openEnginePage('chromium', { width: 640, height: 900, colorScheme: 'light' });
+
+/** Shows `send_message`'s view of `message` sent to the project, once its buttons are drawn. */
+async function showReplyTo(page: EnginePage, projectId: string, message: string): Promise<void> {
+  await page.goto(
+    host.pageUrl({
+      tool: 'send_message',
+      args: { projectId, message },
+      theme: 'light',
+      width: 640,
+    }),
+  );
+  await shown(page, 'button.suggestion');
+}
+
 /** What the view did not do: load anything, break the CSP, or turn text into elements. */
 async function expectNoRequestNorMarkup(page: EnginePage): Promise<void> {
   const frame = await page.evaluate<{ resources: number; violations: string[]; made: number }>(
@@ -270,22 +287,10 @@ describe.each(engines)('in %s', { timeout: 240_000 }, (engine) => {
 describe('suggestions with hidden characters, in chromium', { timeout: 240_000 }, () => {
   it('each button shows, and sends, the same string: nothing hidden in either, drawn as it reads', async () => {
     const projectId = await newProject('Hidden suggestions');
-    const page = await openEnginePage('chromium', {
-      width: 640,
-      height: 900,
-      colorScheme: 'light',
-    });
+    const page = await openSuggestionsPage();
     try {
       for (const [index, [, expected]] of HOSTILE_SUGGESTIONS.entries()) {
-        await page.goto(
-          host.pageUrl({
-            tool: 'send_message',
-            args: { projectId, message: HOSTILE_ASK },
-            theme: 'light',
-            width: 640,
-          }),
-        );
-        await shown(page, 'button.suggestion');
+        await showReplyTo(page, projectId, HOSTILE_ASK);
         const drawn = await page.evaluate<{ texts: string[]; shown: string; ltr: boolean }>(
           inView(`(() => {
             const buttons = [...view.querySelectorAll('button.suggestion')];
@@ -334,21 +339,9 @@ describe('a reply suggesting 20,000 characters and 31 follow-ups, in chromium', 
 }, () => {
   it('draws at most 10 buttons of at most 500 characters, saying what it left out', async () => {
     const projectId = await newProject('Crowded suggestions');
-    const page = await openEnginePage('chromium', {
-      width: 640,
-      height: 900,
-      colorScheme: 'light',
-    });
+    const page = await openSuggestionsPage();
     try {
-      await page.goto(
-        host.pageUrl({
-          tool: 'send_message',
-          args: { projectId, message: CROWD_ASK },
-          theme: 'light',
-          width: 640,
-        }),
-      );
-      await shown(page, 'button.suggestion');
+      await showReplyTo(page, projectId, CROWD_ASK);
       const drawn = await page.evaluate<{ texts: string[]; note: string; height: number }>(
         inView(`(() => ({
           texts: [...view.querySelectorAll('button.suggestion')].map((b) => b.textContent),
