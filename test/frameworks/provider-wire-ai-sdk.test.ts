@@ -8,7 +8,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, type LanguageModel, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { agentchatTools } from '../../src/ai-sdk/index.js';
-import { useMockServer, useProviderStandIn } from '../helpers/use-mock-service.js';
+import { useProviderStandIn } from '../helpers/provider-stand-in.js';
+import { useMockServer } from '../helpers/use-mock-service.js';
 import { modelErrorStart } from './ai-sdk-major.js';
 import {
   expectTableTools,

@@ -11,7 +11,8 @@ import { ChatOpenAI } from '@langchain/openai';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { agentchatTools } from '../../src/langchain/index.js';
-import { useMockServer, useProviderStandIn } from '../helpers/use-mock-service.js';
+import { useProviderStandIn } from '../helpers/provider-stand-in.js';
+import { useMockServer } from '../helpers/use-mock-service.js';
 import {
   expectTableTools,
   lastResultText,

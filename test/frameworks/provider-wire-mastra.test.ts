@@ -9,7 +9,8 @@ import { Agent } from '@mastra/core/agent';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentChatToolSet, agentchatTools } from '../../src/mastra/index.js';
-import { useMockServer, useProviderStandIn } from '../helpers/use-mock-service.js';
+import { useProviderStandIn } from '../helpers/provider-stand-in.js';
+import { useMockServer } from '../helpers/use-mock-service.js';
 import {
   expectTableTools,
   lastResultText,

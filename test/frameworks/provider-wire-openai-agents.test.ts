@@ -9,7 +9,8 @@ import { OpenAIProvider } from '@openai/agents-openai';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { agentchatTools } from '../../src/openai-agents/index.js';
-import { useMockServer, useProviderStandIn } from '../helpers/use-mock-service.js';
+import { useProviderStandIn } from '../helpers/provider-stand-in.js';
+import { useMockServer } from '../helpers/use-mock-service.js';
 import {
   expectTableTools,
   lastResultText,

@@ -3,7 +3,7 @@
  * OpenAI does, so that the provider-wire tests can trust what it accepts.
  */
 import { describe, expect, it } from 'vitest';
-import { useProviderStandIn } from '../helpers/use-mock-service.js';
+import { useProviderStandIn } from '../helpers/provider-stand-in.js';
 
 const provider = useProviderStandIn();
 

@@ -26,6 +26,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Which provider API a request spoke. */
 export type ProviderApi = 'chat-completions' | 'responses' | 'messages';
@@ -611,3 +612,34 @@ const STREAMS: Readonly<
     ];
   },
 };
+
+/**
+ * One stand-in of the model providers' HTTP APIs per test file, started in the file's `beforeAll`
+ * and closed in its `afterAll`. The returned stand-in passes every use on to the running one, so
+ * a test reads and scripts it as it would the one {@link startProviderStandIn} returns.
+ */
+export function useProviderStandIn(): ProviderStandIn {
+  let started: ProviderStandIn | undefined;
+  const running = () => {
+    if (started === undefined) {
+      throw new Error('The provider stand-in starts in beforeAll: use it in a hook or a test.');
+    }
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startProviderStandIn();
+  });
+  afterAll(() => started?.close());
+  return {
+    get baseUrl() {
+      return running().baseUrl;
+    },
+    get requests() {
+      return running().requests;
+    },
+    script: (...turns) => running().script(...turns),
+    tools: (request) => running().tools(request),
+    toolResults: (request) => running().toolResults(request),
+    close: () => running().close(),
+  };
+}

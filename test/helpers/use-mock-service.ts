@@ -8,7 +8,6 @@ import {
   startMockServer,
   strictListen,
 } from '../../src/testing/index.js';
-import { type ProviderStandIn, startProviderStandIn } from './provider-stand-in.js';
 
 export const API_KEY = 'sk_test_4f9a2c7e1b';
 
@@ -65,35 +64,4 @@ export function useMockServer(apiKey: string) {
   afterAll(() => used.server?.close());
   beforeEach(() => used.server.service.reset());
   return used;
-}
-
-/**
- * One stand-in of the model providers' HTTP APIs per test file, started in the file's `beforeAll`
- * and closed in its `afterAll`. The returned stand-in passes every use on to the running one, so
- * a test reads and scripts it as it would the one {@link startProviderStandIn} returns.
- */
-export function useProviderStandIn(): ProviderStandIn {
-  let started: ProviderStandIn | undefined;
-  const running = () => {
-    if (started === undefined) {
-      throw new Error('The provider stand-in starts in beforeAll: use it in a hook or a test.');
-    }
-    return started;
-  };
-  beforeAll(async () => {
-    started = await startProviderStandIn();
-  });
-  afterAll(() => started?.close());
-  return {
-    get baseUrl() {
-      return running().baseUrl;
-    },
-    get requests() {
-      return running().requests;
-    },
-    script: (...turns) => running().script(...turns),
-    tools: (request) => running().tools(request),
-    toolResults: (request) => running().toolResults(request),
-    close: () => running().close(),
-  };
 }
